@@ -1,0 +1,24 @@
+import { type LazyPage, lazyPage } from './lazy-page';
+
+export interface PageRoute {
+  path: string;
+  page: LazyPage;
+  /** The page module as the client build's manifest names it, for the server's modulepreload links. */
+  source: string;
+}
+
+// spec §2: the routes; each page arrives with the issue that builds it.
+export const pageRoutes: PageRoute[] = [
+  { path: '/login', page: lazyPage(() => import('../pages/Login')), source: 'src/pages/Login/index.tsx' },
+];
+
+export const notFoundRoute: PageRoute = {
+  path: '*',
+  page: lazyPage(() => import('../pages/NotFound')),
+  source: 'src/pages/NotFound/index.tsx',
+};
+
+export function matchPageRoute(pathname: string): PageRoute {
+  const normalised = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return pageRoutes.find((route) => route.path === normalised) ?? notFoundRoute;
+}

@@ -1,0 +1,76 @@
+import { type LoginErrorCode, toLoginErrorCode } from '@concierge/contracts';
+import { type FormEvent, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { checkUserExistence } from '../../api/provider';
+import { useRuntimeConfig } from '../../config/runtime-config';
+
+export interface LoginFieldErrors {
+  email?: 'login.validation.emailRequired';
+  password?: 'login.validation.passwordRequired';
+}
+
+export function useLogin() {
+  const { cidaasBaseUrl } = useRuntimeConfig();
+  const [searchParams] = useSearchParams();
+  const requestId = searchParams.get('requestId') ?? '';
+  const errorParameter = searchParams.get('error');
+  const formRef = useRef<HTMLFormElement>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  // spec §2: `username` prefills the e-mail (the provider sends it back after a failed attempt)
+  const [email, setEmail] = useState(() => (searchParams.get('username') ?? '').trim());
+  const [password, setPassword] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<LoginFieldErrors>({});
+  const [formError, setFormError] = useState<LoginErrorCode | 'missing_request_id' | null>(() =>
+    errorParameter ? toLoginErrorCode(errorParameter) : null,
+  );
+  const [isSubmitting, setSubmitting] = useState(false);
+
+  function validate(): LoginFieldErrors {
+    const errors: LoginFieldErrors = {};
+    if (!email) errors.email = 'login.validation.emailRequired';
+    if (!password) errors.password = 'login.validation.passwordRequired';
+    setFieldErrors(errors);
+    return errors;
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (isSubmitting) return;
+    const errors = validate();
+    if (errors.email || errors.password) {
+      (errors.email ? emailRef : passwordRef).current?.focus();
+      return;
+    }
+    if (!requestId) {
+      setFormError('missing_request_id');
+      return;
+    }
+    setSubmitting(true);
+    setFormError(null);
+    const existence = await checkUserExistence(cidaasBaseUrl, requestId, email);
+    if (existence.kind === 'redirect') {
+      window.location.assign(existence.url);
+      return;
+    }
+    // Known or not, the form goes to the provider: it answers an unknown e-mail exactly like a wrong
+    // password, so this page never tells anybody whether an address has an account.
+    formRef.current?.submit();
+  }
+
+  return {
+    action: `${cidaasBaseUrl}/login-srv/login`,
+    requestId,
+    email,
+    setEmail: (value: string) => setEmail(value.trim()),
+    password,
+    setPassword,
+    fieldErrors,
+    formError,
+    isSubmitting,
+    onSubmit,
+    formRef,
+    emailRef,
+    passwordRef,
+  };
+}

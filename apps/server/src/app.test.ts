@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer } from './test-server';
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+describe('runtime configuration', () => {
+  it('answers /config.json with env, provider, REST API and client id', async () => {
+    const response = await server.app.inject({ url: '/config.json' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      env: 'dev',
+      cidaasBaseUrl: 'http://provider.test',
+      restApiBaseUrl: 'http://portal.test',
+      propertyPortalClientId: 'property-portal-demo',
+    });
+  });
+});
+
+describe('server-rendered pages', () => {
+  it('renders /login with the form, in the browser language, with the configuration inlined', async () => {
+    const response = await server.app.inject({
+      url: '/login?requestId=abc&subdomain=demo',
+      headers: { 'accept-language': 'fr-CH,fr;q=0.9,en;q=0.5' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/html');
+    const html = response.body;
+    expect(html).toContain('<html lang="fr"');
+    expect(html).toContain('<title>Connexion</title>');
+    expect(html).toMatch(/<form[^>]+action="http:\/\/provider\.test\/login-srv\/login"/);
+    expect(html).toContain('name="requestId" value="abc"');
+    expect(html).toContain('Adresse e-mail');
+    expect(html).toMatch(/<script type="application\/json" id="concierge-state">\{"config":\{"env":"dev"/);
+    expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/entry-client-[\w-]+\.css">/);
+    expect(html).toMatch(/<link rel="modulepreload" href="\/assets\/Login-[\w-]+\.js">/);
+    expect(html).not.toMatch(/<script>(?!<)/);
+  });
+
+  it('falls back to German for languages the portal does not speak', async () => {
+    const response = await server.app.inject({
+      url: '/login',
+      headers: { 'accept-language': 'es-ES,pt;q=0.8' },
+    });
+    expect(response.body).toContain('<html lang="de"');
+    expect(response.body).toContain('<title>Anmelden</title>');
+  });
+
+  it('shows a translated error from the allow-list and never the error_description', async () => {
+    const response = await server.app.inject({
+      url: '/login?requestId=a&error=invalid_username_password&error_description=%3Cimg%20src%3Dx%3Epwned',
+      headers: { 'accept-language': 'de' },
+    });
+    expect(response.body).toContain('Benutzername oder Passwort ist falsch');
+    expect(response.body).not.toContain('pwned');
+  });
+
+  it('keeps hostile query values out of the markup', async () => {
+    const response = await server.app.inject({
+      url: '/login?requestId=%22%3E%3Cscript%3Ealert(1)%3C/script%3E',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).not.toContain('<script>alert(1)</script>');
+  });
+
+  it('redirects / to /login with the query string', async () => {
+    const response = await server.app.inject({ url: '/?requestId=r1&subdomain=demo' });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/login?requestId=r1&subdomain=demo');
+  });
+
+  it('answers unknown pages with a translated 404 page and unknown API paths with a 404 envelope', async () => {
+    const page = await server.app.inject({
+      url: '/nowhere',
+      headers: { accept: 'text/html', 'accept-language': 'it' },
+    });
+    expect(page.statusCode).toBe(404);
+    expect(page.body).toContain('Pagina non trovata');
+    const api = await server.app.inject({ url: '/api/nowhere', headers: { accept: 'application/json' } });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toMatchObject({ success: false, status: 404, error: { code: 'not_found' } });
+  });
+
+  it('serves the hashed assets with a long cache lifetime', async () => {
+    const page = await server.app.inject({ url: '/login' });
+    const script = /<script type="module" src="([^"]+)"/.exec(page.body)?.[1];
+    expect(script).toBeDefined();
+    const asset = await server.app.inject({ url: script! });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+  });
+
+  it('serves the dictionaries for a page that must boot without inlined state', async () => {
+    const response = await server.app.inject({ url: '/locales/it.json' });
+    expect(response.json()).toMatchObject({ login: { title: 'Accesso' } });
+    expect((await server.app.inject({ url: '/locales/xx.json' })).statusCode).toBe(404);
+  });
+});
+
+describe('security headers', () => {
+  it('sends a CSP without inline script that lets the form reach the provider, and no Referer', async () => {
+    const response = await server.app.inject({ url: '/login' });
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("form-action 'self' http://provider.test http://customer.test");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+});
+
+describe('health', () => {
+  it('is healthy and ready with its database', async () => {
+    expect((await server.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    expect((await server.app.inject({ url: '/readyz' })).json()).toEqual({ status: 'ready' });
+  });
+});
+
+describe('bad input', () => {
+  it('answers a malformed JSON body with a 4xx envelope, never a 500', async () => {
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/config.json',
+      headers: { 'content-type': 'application/json' },
+      payload: '{not json',
+    });
+    expect(response.statusCode).toBeGreaterThanOrEqual(400);
+    expect(response.statusCode).toBeLessThan(500);
+  });
+
+  it('answers a path with broken percent-encoding with a 4xx', async () => {
+    const response = await server.app.inject({ url: '/login?requestId=%E0%A4%A' });
+    expect(response.statusCode).toBeLessThan(500);
+  });
+});

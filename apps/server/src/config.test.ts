@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('runs with no environment at all on the embedded defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8080);
+    expect(config.runtime).toEqual({
+      env: 'dev',
+      cidaasBaseUrl: 'http://localhost:8081',
+      restApiBaseUrl: 'http://localhost:8080',
+      propertyPortalClientId: 'property-portal-demo',
+    });
+    expect(config.database).toEqual({ kind: 'pglite', dataDir: '.data/server' });
+  });
+
+  it('uses PostgreSQL when DATABASE_URL is set', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://db/x',
+    });
+  });
+
+  it('names every bad variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty', PROVIDER_URL: 'not a url', APP_ENV: 'staging' })).toThrow(
+      /PORT[\s\S]*PROVIDER_URL[\s\S]*APP_ENV/,
+    );
+  });
+});

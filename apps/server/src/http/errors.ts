@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import { failure } from '@concierge/contracts';
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+/** An error with a code from the spec's catalogue, answered as the cidaas-style envelope. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * One error handler: AppErrors and Fastify's own 4xx (bad JSON, wrong content type, too large) keep
+ * their status and say what was wrong; anything else is logged with a reference id and answered
+ * with a generic message carrying the same id.
+ */
+export function installErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.status).send(failure(error.status, error.code, error.message));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send(failure(status, error.code ?? 'bad_request', error.message));
+    }
+    const referenceNumber = randomUUID();
+    request.log.error({ err: error, referenceNumber }, 'unhandled error');
+    const body = failure(500, 'internal_error', 'An unexpected error occurred.');
+    if (!body.success) body.error.referenceNumber = referenceNumber;
+    return reply.status(500).send(body);
+  });
+}

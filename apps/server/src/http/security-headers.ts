@@ -1,0 +1,33 @@
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { ServerConfig } from '../config';
+
+/**
+ * ARCHITECTURE §6: a CSP without inline script whose form-action names the provider (the login form
+ * posts there) and the relying parties its redirect lands on; no framing; no Referer ever.
+ * Styles allow 'unsafe-inline' because Mantine sets style attributes and its CSS variables inline.
+ */
+export async function securityHeaders(app: FastifyInstance, config: ServerConfig) {
+  const { providerUrl, customerPortalOrigins, runtime } = config;
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'", providerUrl, runtime.restApiBaseUrl],
+        formAction: ["'self'", providerUrl, ...customerPortalOrigins],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+        objectSrc: ["'none'"],
+        ...(config.portalUrl.startsWith('https:') ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginEmbedderPolicy: false,
+    hsts: config.portalUrl.startsWith('https:') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
+}

@@ -1,0 +1,21 @@
+import { openDatabase } from '@concierge/database';
+import { buildServer } from './app';
+import { loadConfig } from './config';
+import { migrations, SERVER_SCHEMA } from './db/migrations';
+import { loadPortalBuild } from './ssr/portal-bundle';
+
+const config = loadConfig();
+const portal = await loadPortalBuild(config.portalDistDir);
+const database = await openDatabase({ location: config.database, schema: SERVER_SCHEMA, migrations });
+const app = await buildServer(config, { db: database.db, portal });
+
+async function shutdown(signal: string) {
+  app.log.info(`${signal}: shutting down`);
+  await app.close();
+  await database.close();
+  process.exit(0);
+}
+process.once('SIGINT', () => void shutdown('SIGINT'));
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+await app.listen({ host: config.host, port: config.port });

@@ -1,0 +1,16 @@
+import { type Kysely, sql } from '@concierge/database';
+import type { FastifyInstance } from 'fastify';
+
+/** /healthz: the process answers. /readyz: it can also reach its database. */
+export async function healthRoutes(app: FastifyInstance, options: { db: Kysely<unknown> }) {
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (request, reply) => {
+    try {
+      await sql`select 1`.execute(options.db);
+      return { status: 'ready' };
+    } catch (error) {
+      request.log.warn({ err: error }, 'database not reachable');
+      return reply.status(503).send({ status: 'unavailable', reason: 'database' });
+    }
+  });
+}

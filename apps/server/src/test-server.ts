@@ -1,0 +1,30 @@
+import { openTestDatabase } from '@concierge/database';
+import type { FastifyInstance } from 'fastify';
+import { buildServer } from './app';
+import { loadConfig } from './config';
+import { migrations, SERVER_SCHEMA } from './db/migrations';
+import { loadPortalBuild } from './ssr/portal-bundle';
+
+/** The real server on a real database (PGlite, or PostgreSQL when DATABASE_URL is set) and the built portal. */
+export async function startTestServer(env: Record<string, string> = {}) {
+  const config = loadConfig({
+    PORTAL_URL: 'http://portal.test',
+    PROVIDER_URL: 'http://provider.test',
+    CUSTOMER_PORTAL_ORIGINS: 'http://customer.test',
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
+  const database = await openTestDatabase(SERVER_SCHEMA, migrations);
+  const app: FastifyInstance = await buildServer(config, {
+    db: database.db,
+    portal: await loadPortalBuild(config.portalDistDir),
+  });
+  return {
+    app,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

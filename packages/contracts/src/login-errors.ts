@@ -1,0 +1,21 @@
+// spec §8, login: the `error` query values the portal has a message for. Anything else shows the
+// default message; error_description is never shown (it is attacker-controlled).
+export const LOGIN_ERROR_CODES = [
+  'invalid_username_password',
+  'user_not_found',
+  'user_or_password_invalid',
+  'user_does_not_exist',
+  'user_not_verified',
+  'invalid_data_two_attempt',
+  'invalid_data_one_attempt',
+  'access_denied',
+  // ours: the provider's answer to a login POST whose request id has expired
+  'session_expired',
+] as const;
+export type LoginErrorCode = (typeof LOGIN_ERROR_CODES)[number] | 'default';
+
+export function toLoginErrorCode(value: string | null | undefined): LoginErrorCode {
+  return (LOGIN_ERROR_CODES as readonly string[]).includes(value ?? '')
+    ? (value as LoginErrorCode)
+    : 'default';
+}

@@ -1,0 +1,3 @@
+export type { Kysely, Migration } from 'kysely';
+export { sql } from 'kysely';
+export * from './open-database';
