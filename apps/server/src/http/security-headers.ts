@@ -27,6 +27,7 @@ export async function securityHeaders(app: FastifyInstance, config: ServerConfig
       },
     },
     referrerPolicy: { policy: 'no-referrer' },
+    frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
     hsts: config.portalUrl.startsWith('https:') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });

@@ -27,7 +27,7 @@ export function renderDocument(parts: DocumentParts): string {
   return (
     `<!doctype html><html lang="${parts.language}" data-mantine-color-scheme="light"><head>` +
     '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-    '<meta name="referrer" content="no-referrer">' +
+    '<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,">' +
     `<title>${escapeHtml(parts.title)}</title>${links}` +
     `<script type="module" src="${escapeHtml(parts.entryScript)}"></script>` +
     `</head><body><div id="root">${parts.appHtml}</div>` +

@@ -1,0 +1,77 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { urls } from './support/urls';
+import { createVerifiedUser, DEMO_USER } from './support/users';
+
+/** From the customer's portal to the sign-in page, as a tenant starts. */
+async function startSignIn(page: Page) {
+  await page.goto(urls.propertyPortal);
+  await page.getByTestId('sign-in').click();
+  await page.waitForURL((url) => url.href.startsWith(`${urls.portal}/login?`));
+}
+
+test('signs in from the demo relying party through /login, lands back signed in, then signs out', async ({
+  page,
+}) => {
+  await startSignIn(page);
+  expect(new URL(page.url()).searchParams.get('requestId')).toBeTruthy();
+  await page.getByLabel('E-mail address').fill(DEMO_USER.email);
+  await page.getByLabel('Password', { exact: true }).fill(DEMO_USER.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+
+  await page.waitForURL(
+    (url) => url.href.startsWith(urls.propertyPortal) && !url.pathname.startsWith('/callback'),
+  );
+  await expect(page.getByTestId('user-email')).toHaveText(DEMO_USER.email);
+  await expect(page.getByTestId('user-sub')).not.toBeEmpty();
+
+  await page.getByTestId('sign-out').click();
+  await page.waitForURL((url) => url.href.startsWith(urls.propertyPortal));
+  await expect(page.getByTestId('sign-in')).toBeVisible();
+  await expect(page.getByTestId('user-email')).toHaveCount(0);
+});
+
+for (const { locale, message } of [
+  { locale: 'de-CH', message: 'Benutzername oder Passwort ist falsch' },
+  { locale: 'fr-CH', message: 'Nom d’utilisateur ou mot de passe incorrect' },
+]) {
+  test.describe(`in ${locale}`, () => {
+    test.use({ locale });
+
+    test('a wrong password comes back to /login with the translated message', async ({ page }) => {
+      const user = await createVerifiedUser();
+      await startSignIn(page);
+      await page.locator('input[name="username"]').fill(user.email);
+      await page.locator('input[name="password"]').fill('Wrong-Passw0rd!');
+      await page.locator('button[type="submit"]').click();
+
+      await page.waitForURL((url) => url.searchParams.get('error') === 'invalid_username_password');
+      await expect(page.getByRole('alert')).toHaveText(message);
+      // the e-mail comes back prefilled; the password never travels in the URL
+      await expect(page.locator('input[name="username"]')).toHaveValue(user.email);
+      expect(page.url()).not.toContain('Wrong-Passw0rd');
+    });
+  });
+}
+
+test('the login form is in the first frame, before any JavaScript runs', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, locale: 'it-CH' });
+  const page = await context.newPage();
+  await page.goto(`${urls.portal}/login?requestId=no-js`);
+  await expect(page.getByRole('heading', { name: 'Accesso' })).toBeVisible();
+  await expect(page.locator('input[name="username"]')).toBeVisible();
+  await expect(page.locator('form')).toHaveAttribute('action', `${urls.provider}/login-srv/login`);
+  await context.close();
+});
+
+test('/login has no accessibility violations', async ({ page }) => {
+  await page.goto(`${urls.portal}/login?requestId=a11y&error=invalid_username_password`);
+  await expect(page.getByRole('alert')).toBeVisible();
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations).toEqual([]);
+});
+
+test('/ redirects to /login with the query string', async ({ page }) => {
+  await page.goto(`${urls.portal}/?requestId=r-1&subdomain=demo`);
+  await expect(page).toHaveURL(`${urls.portal}/login?requestId=r-1&subdomain=demo`);
+});

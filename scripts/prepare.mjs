@@ -1,0 +1,59 @@
+// Brings a fresh clone to a runnable state: installs the npm packages when they are missing or
+// older than the lock file, and builds the browser bundles when their sources are newer.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+export function run(command, args, options = {}) {
+  execFileSync(command, args, { cwd: root, stdio: 'inherit', ...options });
+}
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return readdirSync(path).reduce(
+    (newest, name) =>
+      name === 'node_modules' || name === 'dist' ? newest : Math.max(newest, newestMtime(join(path, name))),
+    stats.mtimeMs,
+  );
+}
+
+export function ensureInstalled() {
+  const installed = join(root, 'node_modules', '.package-lock.json');
+  if (
+    !existsSync(installed) ||
+    statSync(installed).mtimeMs < statSync(join(root, 'package-lock.json')).mtimeMs
+  ) {
+    console.log('Installing npm packages (npm ci)…');
+    run(npm, ['ci', '--no-audit', '--no-fund']);
+  }
+}
+
+const bundles = [
+  {
+    workspace: '@concierge/portal',
+    output: 'apps/portal/dist/server/entry-server.js',
+    sources: ['apps/portal/src', 'apps/portal/vite.config.ts', 'packages/contracts/src'],
+  },
+  {
+    workspace: '@concierge/property-portal',
+    output: 'apps/property-portal/dist/index.html',
+    sources: ['apps/property-portal/src', 'apps/property-portal/index.html', 'packages/oidc-client/src'],
+  },
+];
+
+export function ensureBuilt({ force = false } = {}) {
+  for (const bundle of bundles) {
+    const built = newestMtime(join(root, bundle.output));
+    const changed = Math.max(...bundle.sources.map((source) => newestMtime(join(root, source))));
+    if (force || built === 0 || changed > built) {
+      console.log(`Building ${bundle.workspace}…`);
+      run(npm, ['run', 'build', '--workspace', bundle.workspace]);
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import type { ChildProcess } from 'node:child_process';
+
+export interface StackPorts {
+  server: number;
+  provider: number;
+  propertyPortal: number;
+  smtp: number;
+  mail: number;
+}
+
+export interface StackUrls {
+  portal: string;
+  provider: string;
+  propertyPortal: string;
+  mail: string;
+  smtp: string;
+}
+
+export interface Stack {
+  urls: StackUrls;
+  ports: StackPorts;
+  stop(): Promise<void>;
+  children: { name: string; child: ChildProcess }[];
+}
+
+export const DEFAULT_PORTS: StackPorts;
+export function freePort(): Promise<number>;
+export function freePorts(): Promise<StackPorts>;
+export function startStack(options?: {
+  ports?: StackPorts;
+  dataDir?: string;
+  env?: Record<string, string>;
+  quiet?: boolean;
+}): Promise<Stack>;

@@ -1,0 +1,135 @@
+// Starts the whole product on one machine: mail catcher, embedded provider, server (with the
+// portal) and the demo relying party, each in its own process. Used by `npm start` (fixed ports)
+// and by the browser tests (free ports, a throw-away data directory). Plain JavaScript, so that it
+// runs before anything is installed or built.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export const DEFAULT_PORTS = { server: 8080, provider: 8081, propertyPortal: 8082, smtp: 1025, mail: 8025 };
+
+/** Asks the OS for a free port on loopback. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (probe.address());
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function freePorts() {
+  return {
+    server: await freePort(),
+    provider: await freePort(),
+    propertyPortal: await freePort(),
+    smtp: await freePort(),
+    mail: await freePort(),
+  };
+}
+
+/**
+ * @param {{ ports?: typeof DEFAULT_PORTS, dataDir?: string, env?: Record<string, string>, quiet?: boolean }} options
+ */
+export async function startStack(options = {}) {
+  const ports = options.ports ?? DEFAULT_PORTS;
+  const urls = {
+    portal: `http://localhost:${ports.server}`,
+    provider: `http://localhost:${ports.provider}`,
+    propertyPortal: `http://localhost:${ports.propertyPortal}`,
+    mail: `http://localhost:${ports.mail}`,
+    smtp: `smtp://localhost:${ports.smtp}`,
+  };
+  const shared = {
+    ...process.env,
+    DATA_DIR: options.dataDir ?? '.data',
+    PORTAL_URL: urls.portal,
+    PROVIDER_URL: urls.provider,
+    PROPERTY_PORTAL_URL: urls.propertyPortal,
+    CUSTOMER_PORTAL_ORIGINS: urls.propertyPortal,
+    SMTP_URL: urls.smtp,
+    ...options.env,
+  };
+  const apps = [
+    {
+      name: 'mail',
+      entry: 'apps/mail-catcher/src/main.ts',
+      env: { MAIL_SMTP_PORT: String(ports.smtp), MAIL_HTTP_PORT: String(ports.mail) },
+      ready: `${urls.mail}/api/messages`,
+    },
+    {
+      name: 'provider',
+      entry: 'apps/provider/src/main.ts',
+      env: { PROVIDER_PORT: String(ports.provider) },
+      ready: `${urls.provider}/healthz`,
+    },
+    {
+      name: 'server',
+      entry: 'apps/server/src/main.ts',
+      env: { PORT: String(ports.server) },
+      ready: `${urls.portal}/readyz`,
+    },
+    {
+      name: 'rp',
+      entry: 'apps/property-portal/src/main.ts',
+      env: { PROPERTY_PORTAL_PORT: String(ports.propertyPortal) },
+      ready: `${urls.propertyPortal}/config.json`,
+    },
+  ];
+
+  const children = apps.map((app) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', app.entry], {
+      cwd: root,
+      env: { ...shared, ...app.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const prefix = `[${app.name}] `;
+    const forward = (/** @type {NodeJS.WritableStream} */ target) => (/** @type {Buffer} */ chunk) => {
+      if (options.quiet) return;
+      for (const line of chunk.toString().split('\n')) if (line) target.write(prefix + line + '\n');
+    };
+    child.stdout.on('data', forward(process.stdout));
+    child.stderr.on('data', forward(process.stderr));
+    return { app, child, exited: new Promise((resolve) => child.once('exit', resolve)) };
+  });
+
+  async function stop() {
+    await Promise.all(
+      children.map(async ({ child, exited }) => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
+  }
+
+  try {
+    await Promise.all(children.map(({ app, child }) => waitUntilReady(app, child)));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { urls, ports, stop, children: children.map(({ app, child }) => ({ name: app.name, child })) };
+}
+
+async function waitUntilReady(app, child, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`${app.name} exited with code ${child.exitCode} while starting`);
+    try {
+      const response = await fetch(app.ready, { signal: AbortSignal.timeout(2000) });
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${app.name} was not ready after ${timeoutMs / 1000} s (${app.ready})`);
+}

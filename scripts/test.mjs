@@ -1,0 +1,108 @@
+// `npm test`: every test — typecheck, lint, unit and integration (Vitest, real databases and the real
+// embedded provider over HTTP), then the browser tests (Playwright driving Debian's Chromium over
+// the running system). Prints one closing line "N passed, N failed".
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureBuilt, ensureInstalled, root, run } from './prepare.mjs';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const typecheckProjects = [
+  'packages/contracts',
+  'packages/database',
+  'packages/oidc-client',
+  'apps/portal',
+  'apps/server',
+  'apps/provider',
+  'apps/mail-catcher',
+  'apps/property-portal',
+  'e2e',
+];
+
+function step(title, action) {
+  const started = Date.now();
+  console.log(`\n▶ ${title}`);
+  action();
+  console.log(`✔ ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return;
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    console.log('Installing Debian’s Chromium for the browser tests (apt-get install chromium)…');
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', 'chromium'], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    return;
+  }
+  console.error(
+    `The browser tests need Chromium at ${CHROMIUM}. Install it with "sudo apt-get install -y chromium" ` +
+      '(Debian/Ubuntu), or point CHROMIUM_PATH at a Chromium or Chrome binary.',
+  );
+  process.exit(1);
+}
+
+const reports = mkdtempSync(join(tmpdir(), 'concierge-test-'));
+const counts = { passed: 0, failed: 0, skipped: 0 };
+let failedStep;
+
+function countVitest(file) {
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  counts.passed += report.numPassedTests;
+  counts.failed += report.numFailedTests;
+  counts.skipped += report.numPendingTests + report.numTodoTests;
+}
+
+function countPlaywright(file) {
+  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  counts.passed += stats.expected + stats.flaky;
+  counts.failed += stats.unexpected;
+  counts.skipped += stats.skipped;
+}
+
+try {
+  ensureInstalled();
+  step('build', () => ensureBuilt({ force: true }));
+  step('typecheck', () => {
+    for (const project of typecheckProjects) run(bin('tsc'), ['-p', project]);
+  });
+  step('lint and format', () => run(bin('biome'), ['check', '.']));
+  const vitestReport = join(reports, 'vitest.json');
+  step('unit and integration tests', () => {
+    try {
+      run(bin('vitest'), [
+        'run',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${vitestReport}`,
+      ]);
+    } finally {
+      if (existsSync(vitestReport)) countVitest(vitestReport);
+    }
+  });
+  ensureChromium();
+  const playwrightReport = join(reports, 'playwright.json');
+  step('browser tests', () => {
+    try {
+      run(bin('playwright'), ['test', '--config', 'e2e/playwright.config.ts'], {
+        env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },
+      });
+    } finally {
+      if (existsSync(playwrightReport)) countPlaywright(playwrightReport);
+    }
+  });
+} catch (error) {
+  failedStep = error;
+} finally {
+  rmSync(reports, { recursive: true, force: true });
+}
+
+const skipped = counts.skipped ? `, ${counts.skipped} skipped` : '';
+console.log(`\nTests: ${counts.passed} passed, ${counts.failed} failed${skipped}`);
+if (failedStep) {
+  console.error(failedStep instanceof Error ? failedStep.message : failedStep);
+  process.exit(1);
+}
