@@ -1,0 +1,88 @@
+import type { Language } from '@concierge/contracts';
+
+const de = {
+  title: 'Posteingang (Entwicklung)',
+  intro: 'Alle E-Mails, die an den lokalen SMTP-Server gehen, landen hier und nirgends sonst.',
+  empty: 'Noch keine Nachrichten.',
+  date: 'Datum',
+  from: 'Von',
+  to: 'An',
+  subject: 'Betreff',
+  noSubject: '(kein Betreff)',
+  refresh: 'Aktualisieren',
+  clear: 'Alle Nachrichten löschen',
+  back: 'Zurück zum Posteingang',
+  textPart: 'Textteil',
+  htmlPart: 'HTML-Teil',
+  htmlFrameTitle: 'HTML-Teil der Nachricht',
+  links: 'Links',
+  none: 'Keiner vorhanden.',
+  notFound: 'Diese Nachricht gibt es nicht oder nicht mehr.',
+};
+
+export type Texts = typeof de;
+
+// spec: de, en, fr, it with German as fallback; Swiss German spelling ("ss", never "ß").
+export const TEXTS: Record<Language, Texts> = {
+  de,
+  en: {
+    title: 'Inbox (development)',
+    intro: 'Every e-mail sent to the local SMTP server ends up here and nowhere else.',
+    empty: 'No messages yet.',
+    date: 'Date',
+    from: 'From',
+    to: 'To',
+    subject: 'Subject',
+    noSubject: '(no subject)',
+    refresh: 'Refresh',
+    clear: 'Delete all messages',
+    back: 'Back to the inbox',
+    textPart: 'Text part',
+    htmlPart: 'HTML part',
+    htmlFrameTitle: 'HTML part of the message',
+    links: 'Links',
+    none: 'None.',
+    notFound: 'This message does not exist or no longer exists.',
+  },
+  fr: {
+    title: 'Boîte de réception (développement)',
+    intro: 'Tous les e-mails envoyés au serveur SMTP local arrivent ici et nulle part ailleurs.',
+    empty: 'Aucun message pour l’instant.',
+    date: 'Date',
+    from: 'De',
+    to: 'À',
+    subject: 'Objet',
+    noSubject: '(sans objet)',
+    refresh: 'Actualiser',
+    clear: 'Supprimer tous les messages',
+    back: 'Retour à la boîte de réception',
+    textPart: 'Partie texte',
+    htmlPart: 'Partie HTML',
+    htmlFrameTitle: 'Partie HTML du message',
+    links: 'Liens',
+    none: 'Aucun.',
+    notFound: 'Ce message n’existe pas ou plus.',
+  },
+  it: {
+    title: 'Posta in arrivo (sviluppo)',
+    intro: 'Tutte le e-mail inviate al server SMTP locale arrivano qui e da nessun’altra parte.',
+    empty: 'Ancora nessun messaggio.',
+    date: 'Data',
+    from: 'Da',
+    to: 'A',
+    subject: 'Oggetto',
+    noSubject: '(nessun oggetto)',
+    refresh: 'Aggiorna',
+    clear: 'Elimina tutti i messaggi',
+    back: 'Torna alla posta in arrivo',
+    textPart: 'Parte testo',
+    htmlPart: 'Parte HTML',
+    htmlFrameTitle: 'Parte HTML del messaggio',
+    links: 'Link',
+    none: 'Nessuno.',
+    notFound: 'Questo messaggio non esiste o non esiste più.',
+  },
+};
+
+// Swiss formats for the Swiss languages; English with day-month order like the others.
+export const DATE_LOCALES: Record<Language, string> = { de: 'de-CH', en: 'en-GB', fr: 'fr-CH', it: 'it-CH' };

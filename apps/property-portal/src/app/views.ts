@@ -1,0 +1,44 @@
+import type { User } from '@concierge/oidc-client';
+import { element } from './dom';
+import type { Texts } from './texts';
+
+export function loadingView(message: string): HTMLElement {
+  return element('p', { role: 'status', class: 'status' }, message);
+}
+
+export function signedOutView(t: Texts, onSignIn: () => void): HTMLElement {
+  const button = element('button', { type: 'button', 'data-testid': 'sign-in' }, t.signIn);
+  button.addEventListener('click', onSignIn);
+  return element('section', {}, element('h1', {}, t.heading), element('p', {}, t.intro), button);
+}
+
+export function signedInView(t: Texts, user: User, onSignOut: () => void): HTMLElement {
+  const email = typeof user.profile.email === 'string' ? user.profile.email : '';
+  const button = element('button', { type: 'button', 'data-testid': 'sign-out' }, t.signOut);
+  button.addEventListener('click', onSignOut);
+  return element(
+    'section',
+    {},
+    element('h1', {}, t.signedInHeading),
+    element(
+      'dl',
+      {},
+      element('dt', {}, t.email),
+      element('dd', { 'data-testid': 'user-email' }, email || t.noEmail),
+      element('dt', {}, t.sub),
+      element('dd', { 'data-testid': 'user-sub' }, user.profile.sub),
+    ),
+    button,
+  );
+}
+
+export function errorView(t: Texts, heading: string, error: unknown): HTMLElement {
+  const detail = error instanceof Error ? error.message : String(error);
+  return element(
+    'section',
+    { role: 'alert' },
+    element('h1', {}, heading),
+    element('p', { class: 'error-detail', 'data-testid': 'error-detail' }, detail),
+    element('p', {}, element('a', { href: '/', 'data-testid': 'back-home' }, t.backHome)),
+  );
+}

@@ -1,0 +1,54 @@
+import { fileURLToPath } from 'node:url';
+
+export interface PropertyPortalConfig {
+  /** The OIDC provider's base URL (the authority). */
+  providerUrl: string;
+  clientId: string;
+  /** This app's own public origin; the redirect URIs registered at the provider are built from it. */
+  publicUrl: string;
+  /** Folder with the Vite build. */
+  distDir: string;
+}
+
+export interface ListenConfig {
+  port: number;
+  host: string;
+}
+
+export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../dist', import.meta.url));
+
+function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const value = env[name] || fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new Error(`${name} must be an absolute URL, got "${value}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new Error(`${name} must be an http(s) URL, got "${value}"`);
+  }
+  // Redirect URIs are compared character by character at the provider: no trailing slash to double.
+  return value.replace(/\/+$/, '');
+}
+
+function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) {
+    throw new Error(`${name} must be a port number (0-65535), got "${value}"`);
+  }
+  return parsed;
+}
+
+export function readPropertyPortalConfig(env: NodeJS.ProcessEnv): PropertyPortalConfig & ListenConfig {
+  return {
+    providerUrl: url(env, 'PROVIDER_URL', 'http://localhost:8081'),
+    clientId: env.PROPERTY_PORTAL_CLIENT_ID || 'property-portal-demo',
+    publicUrl: url(env, 'PROPERTY_PORTAL_URL', 'http://localhost:8082'),
+    distDir: DEFAULT_DIST_DIR,
+    port: port(env, 'PROPERTY_PORTAL_PORT', 8082),
+    host: env.PROPERTY_PORTAL_HOST || '127.0.0.1',
+  };
+}
