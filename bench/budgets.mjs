@@ -1,0 +1,93 @@
+// The portal's size and speed budgets in one place, so a change to a limit is one reviewed line.
+// Sizes follow STACK-NOTES "Size and speed of the portal": the tuned /login prototype measured
+// 131 KiB JS and 9.5 KiB CSS gzip, so the limits leave a little room above that and no more.
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/**
+ * @typedef {object} Budget
+ * @property {string} name what is measured, as printed when it breaks
+ * @property {'max' | 'min'} kind whether the figure must stay at or below, or at or above, the limit
+ * @property {number} limit
+ * @property {'bytes' | 'ms' | 'req/s' | 'count'} unit
+ * @property {(results: any) => number} actual reads the figure from the collected results
+ */
+
+/** @type {Budget[]} */
+export const BUDGETS = [
+  { name: '/login JS (gzip)', kind: 'max', limit: 140 * KiB, unit: 'bytes', actual: (r) => r.bundle.js.gzip },
+  {
+    name: '/login CSS (gzip)',
+    kind: 'max',
+    limit: 12 * KiB,
+    unit: 'bytes',
+    actual: (r) => r.bundle.css.gzip,
+  },
+  {
+    name: '/login HTML (uncompressed)',
+    kind: 'max',
+    limit: 20 * KiB,
+    unit: 'bytes',
+    actual: (r) => r.html.bytes,
+  },
+  {
+    name: '/login p99 latency',
+    kind: 'max',
+    limit: 100,
+    unit: 'ms',
+    actual: (r) => r.load.login.latency.p99,
+  },
+  {
+    name: '/login throughput',
+    kind: 'min',
+    limit: 300,
+    unit: 'req/s',
+    actual: (r) => r.load.login.requestsPerSecond,
+  },
+  {
+    name: '/config.json throughput',
+    kind: 'min',
+    limit: 3000,
+    unit: 'req/s',
+    actual: (r) => r.load.config.requestsPerSecond,
+  },
+  // A fast answer that is an error is no answer: every request under load must succeed.
+  {
+    name: '/login errors + non-2xx',
+    kind: 'max',
+    limit: 0,
+    unit: 'count',
+    actual: (r) => r.load.login.errors + r.load.login.non2xx,
+  },
+  {
+    name: '/config.json errors + non-2xx',
+    kind: 'max',
+    limit: 0,
+    unit: 'count',
+    actual: (r) => r.load.config.errors + r.load.config.non2xx,
+  },
+  // PGlite (Postgres compiled to WebAssembly) alone takes 400–800 MB; the limit catches a leak or a
+  // cache that grows under load, not PGlite's normal footprint.
+  {
+    name: 'server RSS after load',
+    kind: 'max',
+    limit: 1024 * MiB,
+    unit: 'bytes',
+    actual: (r) => r.rss.afterLoad,
+  },
+];
+
+/**
+ * Checks every budget against the results.
+ * @param {any} results
+ * @returns {{ name: string, kind: string, limit: number, unit: string, actual: number, ok: boolean }[]}
+ */
+export function checkBudgets(results) {
+  return BUDGETS.map(({ name, kind, limit, unit, actual }) => {
+    const value = actual(results);
+    // A missing figure (NaN) breaks the budget rather than passing it unnoticed.
+    const ok = Number.isFinite(value) && (kind === 'max' ? value <= limit : value >= limit);
+    return { name, kind, limit, unit, actual: value, ok };
+  });
+}
