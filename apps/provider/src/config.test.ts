@@ -1,0 +1,144 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEV_ADMIN_CLIENT_SECRET, loadConfig, productionRefusal } from './config';
+
+function clientsFile(content: unknown): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'provider-clients-')), 'clients.json');
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+  return file;
+}
+
+describe('productionRefusal', () => {
+  it('refuses NODE_ENV=production without the explicit override', () => {
+    expect(productionRefusal({ NODE_ENV: 'production' })).toMatch(
+      /Refusing to start.*PROVIDER_ALLOW_PRODUCTION=true/s,
+    );
+  });
+
+  it('starts in production only with PROVIDER_ALLOW_PRODUCTION=true', () => {
+    expect(productionRefusal({ NODE_ENV: 'production', PROVIDER_ALLOW_PRODUCTION: 'true' })).toBeUndefined();
+    expect(productionRefusal({ NODE_ENV: 'production', PROVIDER_ALLOW_PRODUCTION: '1' })).toBeDefined();
+  });
+
+  it('never refuses outside production', () => {
+    expect(productionRefusal({})).toBeUndefined();
+    expect(productionRefusal({ NODE_ENV: 'development' })).toBeUndefined();
+  });
+});
+
+describe('loadConfig', () => {
+  it('has working defaults for a local run', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      isProduction: false,
+      port: 8081,
+      host: '127.0.0.1',
+      issuer: 'http://localhost:8081',
+      portalUrl: 'http://localhost:8080',
+      propertyPortalUrl: 'http://localhost:8082',
+      adminClient: { clientId: 'concierge-server', clientSecret: DEV_ADMIN_CLIENT_SECRET },
+      database: { kind: 'pglite', dataDir: path.join('.data', 'provider') },
+      isDemoSeedEnabled: true,
+    });
+    const demo = config.clients.find((client) => client.client_id === 'property-portal-demo');
+    expect(demo).toMatchObject({
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      redirect_uris: ['http://localhost:8082/callback', 'http://localhost:8082/silent-renew'],
+      post_logout_redirect_uris: ['http://localhost:8082/'],
+      subdomain: 'demo',
+      registration_enabled: true,
+      invite_enabled: true,
+      required_roles: [],
+    });
+    const admin = config.clients.find((client) => client.client_id === 'concierge-server');
+    expect(admin).toMatchObject({
+      grant_types: ['client_credentials'],
+      client_secret: DEV_ADMIN_CLIENT_SECRET,
+    });
+  });
+
+  it('reads the environment and treats empty variables as unset', () => {
+    const config = loadConfig({
+      PROVIDER_PORT: '9001',
+      PROVIDER_URL: 'https://id.example.com/',
+      PORTAL_URL: 'https://login.example.com/',
+      PROPERTY_PORTAL_URL: '',
+      DATABASE_URL: 'postgres://db.example.com/concierge',
+      PROVIDER_SEED_DEMO: 'false',
+    });
+    expect(config).toMatchObject({
+      port: 9001,
+      issuer: 'https://id.example.com',
+      portalUrl: 'https://login.example.com',
+      propertyPortalUrl: 'http://localhost:8082',
+      database: { kind: 'postgres', url: 'postgres://db.example.com/concierge' },
+      isDemoSeedEnabled: false,
+    });
+  });
+
+  it('names the variable that is wrong', () => {
+    expect(() => loadConfig({ PROVIDER_PORT: 'eighty' })).toThrow(/PROVIDER_PORT/);
+    expect(() => loadConfig({ PROVIDER_URL: 'http://id.example.com/some/path' })).toThrow(/PROVIDER_URL/);
+    expect(() => loadConfig({ PORTAL_URL: 'javascript:alert(1)' })).toThrow(/PORTAL_URL/);
+    expect(() => loadConfig({ PROVIDER_SEED_DEMO: 'maybe' })).toThrow(/PROVIDER_SEED_DEMO/);
+  });
+
+  it('requires an admin client secret in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PROVIDER_ADMIN_CLIENT_SECRET/);
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      PROVIDER_ADMIN_CLIENT_SECRET: 'a-long-production-secret',
+    });
+    expect(config.adminClient.clientSecret).toBe('a-long-production-secret');
+  });
+
+  it('adds clients from PROVIDER_CLIENTS_FILE, replacing a default with the same id', () => {
+    const file = clientsFile([
+      {
+        client_id: 'acme-portal',
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        redirect_uris: ['https://acme.example.com/callback'],
+        subdomain: 'acme',
+        required_roles: ['tenant'],
+      },
+      {
+        client_id: 'property-portal-demo',
+        token_endpoint_auth_method: 'none',
+        redirect_uris: ['https://demo.example.com/callback'],
+      },
+    ]);
+    const config = loadConfig({ PROVIDER_CLIENTS_FILE: file });
+    expect(config.clients.map((client) => client.client_id)).toEqual([
+      'concierge-server',
+      'acme-portal',
+      'property-portal-demo',
+    ]);
+    expect(config.clients.find((client) => client.client_id === 'acme-portal')).toMatchObject({
+      subdomain: 'acme',
+      required_roles: ['tenant'],
+      registration_enabled: false,
+    });
+  });
+
+  it('stops on a bad clients file with the field named', () => {
+    const missingSecret = clientsFile([{ client_id: 'x', redirect_uris: ['https://x.example.com/cb'] }]);
+    expect(() => loadConfig({ PROVIDER_CLIENTS_FILE: missingSecret })).toThrow(/client_secret/);
+    const typo = clientsFile([
+      { client_id: 'x', token_endpoint_auth_method: 'none', redirect_uri: ['https://x.example.com/cb'] },
+    ]);
+    expect(() => loadConfig({ PROVIDER_CLIENTS_FILE: typo })).toThrow(/redirect_uri/);
+    expect(() => loadConfig({ PROVIDER_CLIENTS_FILE: clientsFile('{not json') })).toThrow(
+      /could not be read as JSON/,
+    );
+    const twice = clientsFile([
+      { client_id: 'x', token_endpoint_auth_method: 'none', redirect_uris: ['https://x.example.com/cb'] },
+      { client_id: 'x', token_endpoint_auth_method: 'none', redirect_uris: ['https://x.example.com/cb'] },
+    ]);
+    expect(() => loadConfig({ PROVIDER_CLIENTS_FILE: twice })).toThrow(/twice/);
+  });
+});

@@ -1,0 +1,231 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { type DatabaseLocation, databaseLocationFromEnv } from '@concierge/database';
+import { z } from 'zod';
+
+/** Known to everybody on purpose: only for local runs; production must bring its own (see loadConfig). */
+export const DEV_ADMIN_CLIENT_SECRET = 'concierge-dev-admin-client-secret';
+
+/**
+ * Scopes the admin client may ask for with client_credentials. They are the cidaas names, so the
+ * server's one provider client can send the same request to cidaas and to this stand-in. The admin
+ * API itself only checks that the token belongs to the admin client (see routes/admin-auth.ts).
+ */
+export const ADMIN_SCOPES = ['cidaas:register', 'cidaas:users_read', 'cidaas:users_write'] as const;
+
+const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
+
+/** A base URL without trailing slash, so that `${base}/login` is always right. */
+const baseUrl = httpUrl.transform((value) => value.replace(/\/+$/, ''));
+
+const subdomainSchema = z
+  .string()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'must be a DNS label in lower case');
+
+const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
+const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
+
+/**
+ * One relying party: standard OIDC client metadata plus ours (subdomain, registration_enabled,
+ * invite_enabled, required_roles), which oidc-provider never sees (see oidc/clients.ts).
+ */
+export const clientSchema = z
+  .strictObject({
+    client_id: z.string().min(1).max(200),
+    client_secret: z.string().min(16).optional(),
+    client_name: z.string().min(1).optional(),
+    client_uri: httpUrl.optional(),
+    logo_uri: httpUrl.optional(),
+    policy_uri: httpUrl.optional(),
+    tos_uri: httpUrl.optional(),
+    redirect_uris: z.array(httpUrl).default([]),
+    post_logout_redirect_uris: z.array(httpUrl).default([]),
+    grant_types: z.array(z.enum(GRANT_TYPES)).min(1).default(['authorization_code']),
+    token_endpoint_auth_method: z.enum(AUTH_METHODS).default('client_secret_basic'),
+    scope: z.string().min(1).optional(),
+    subdomain: subdomainSchema.optional(),
+    registration_enabled: z.boolean().default(false),
+    invite_enabled: z.boolean().default(false),
+    required_roles: z.array(z.string().min(1)).default([]),
+  })
+  .superRefine((client, context) => {
+    const isPublic = client.token_endpoint_auth_method === 'none';
+    if (isPublic && client.client_secret !== undefined) {
+      context.addIssue({ code: 'custom', path: ['client_secret'], message: 'a public client has no secret' });
+    }
+    if (!isPublic && client.client_secret === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['client_secret'],
+        message: `required with token_endpoint_auth_method ${client.token_endpoint_auth_method}`,
+      });
+    }
+    if (isPublic && client.grant_types.includes('client_credentials')) {
+      context.addIssue({
+        code: 'custom',
+        path: ['grant_types'],
+        message: 'client_credentials needs a secret',
+      });
+    }
+    if (client.grant_types.includes('authorization_code') && client.redirect_uris.length === 0) {
+      context.addIssue({ code: 'custom', path: ['redirect_uris'], message: 'authorization_code needs one' });
+    }
+  });
+export type ClientConfig = z.output<typeof clientSchema>;
+
+export const clientsFileSchema = z.array(clientSchema);
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const envSchema = z.object({
+  NODE_ENV: z.string().optional(),
+  PROVIDER_PORT: z.coerce.number().int().min(0).max(65_535).default(8081),
+  PROVIDER_HOST: z.string().min(1).default('127.0.0.1'),
+  PROVIDER_URL: httpUrl
+    .refine((value) => new URL(value).pathname === '/', 'must be an origin without path (it is the issuer)')
+    .transform((value) => new URL(value).origin)
+    .default('http://localhost:8081'),
+  PORTAL_URL: baseUrl.default('http://localhost:8080'),
+  PROPERTY_PORTAL_URL: baseUrl.default('http://localhost:8082'),
+  PROPERTY_PORTAL_CLIENT_ID: z.string().min(1).default('property-portal-demo'),
+  PROVIDER_ADMIN_CLIENT_ID: z.string().min(1).default('concierge-server'),
+  PROVIDER_ADMIN_CLIENT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  PROVIDER_TENANT_NAME: z.string().min(1).default('Concierge (embedded provider)'),
+  PROVIDER_TENANT_KEY: z.string().min(1).default('concierge'),
+  DATA_DIR: z.string().min(1).default('.data'),
+  PROVIDER_SEED_DEMO: booleanFlag.default(true),
+  PROVIDER_CLIENTS_FILE: z.string().min(1).optional(),
+});
+
+export interface ProviderConfig {
+  isProduction: boolean;
+  port: number;
+  host: string;
+  /** The issuer: an origin; every OIDC URL is built from it. */
+  issuer: string;
+  /** Hosted login pages live here; also the only origin allowed by CORS on the portal-facing routes. */
+  portalUrl: string;
+  propertyPortalUrl: string;
+  tenant: { name: string; key: string };
+  adminClient: { clientId: string; clientSecret: string };
+  database: DatabaseLocation;
+  isDemoSeedEnabled: boolean;
+  clients: ClientConfig[];
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * The embedded provider accepts fixed dev secrets and seeds a demo user: it must not be mistaken for
+ * an identity provider. Returns the message to stop with, or undefined when starting is fine.
+ */
+export function productionRefusal(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.NODE_ENV !== 'production' || env.PROVIDER_ALLOW_PRODUCTION === 'true') return undefined;
+  return (
+    'Refusing to start: apps/provider is a development stand-in for cidaas and NODE_ENV=production. ' +
+    'Point the server at the real cidaas tenant instead, or set PROVIDER_ALLOW_PRODUCTION=true ' +
+    'if you really mean to run the stand-in (for example for a staging demo).'
+  );
+}
+
+/** Reads the environment once; a bad value stops the start with a message that names the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ProviderConfig {
+  // An empty variable means "not set", as in most shells' `VAR= command`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success)
+    throw new ConfigError(`Invalid provider configuration:\n${z.prettifyError(parsed.error)}`);
+  const vars = parsed.data;
+  const isProduction = vars.NODE_ENV === 'production';
+  if (isProduction && !vars.PROVIDER_ADMIN_CLIENT_SECRET) {
+    throw new ConfigError('PROVIDER_ADMIN_CLIENT_SECRET is required when NODE_ENV=production');
+  }
+  const adminClient = {
+    clientId: vars.PROVIDER_ADMIN_CLIENT_ID,
+    clientSecret: vars.PROVIDER_ADMIN_CLIENT_SECRET ?? DEV_ADMIN_CLIENT_SECRET,
+  };
+  const defaults = defaultClients({
+    propertyPortalUrl: vars.PROPERTY_PORTAL_URL,
+    propertyPortalClientId: vars.PROPERTY_PORTAL_CLIENT_ID,
+    adminClient,
+  });
+  const extra = vars.PROVIDER_CLIENTS_FILE ? readClientsFile(vars.PROVIDER_CLIENTS_FILE) : [];
+  return {
+    isProduction,
+    port: vars.PROVIDER_PORT,
+    host: vars.PROVIDER_HOST,
+    issuer: vars.PROVIDER_URL,
+    portalUrl: vars.PORTAL_URL,
+    propertyPortalUrl: vars.PROPERTY_PORTAL_URL,
+    tenant: { name: vars.PROVIDER_TENANT_NAME, key: vars.PROVIDER_TENANT_KEY },
+    adminClient,
+    database: databaseLocationFromEnv(path.join(vars.DATA_DIR, 'provider'), env),
+    isDemoSeedEnabled: vars.PROVIDER_SEED_DEMO,
+    clients: mergeClients(defaults, extra),
+  };
+}
+
+interface DefaultClientOptions {
+  propertyPortalUrl: string;
+  propertyPortalClientId: string;
+  adminClient: { clientId: string; clientSecret: string };
+}
+
+export function defaultClients(options: DefaultClientOptions): ClientConfig[] {
+  const { propertyPortalUrl, propertyPortalClientId, adminClient } = options;
+  return [
+    clientSchema.parse({
+      client_id: propertyPortalClientId,
+      client_name: 'Demo Property Portal',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      redirect_uris: [`${propertyPortalUrl}/callback`, `${propertyPortalUrl}/silent-renew`],
+      post_logout_redirect_uris: [`${propertyPortalUrl}/`],
+      subdomain: 'demo',
+      registration_enabled: true,
+      invite_enabled: true,
+      required_roles: [],
+    }),
+    clientSchema.parse({
+      client_id: adminClient.clientId,
+      client_secret: adminClient.clientSecret,
+      client_name: 'Concierge server',
+      // Basic is accepted too: oidc/client-auth.ts turns it into post for such clients.
+      token_endpoint_auth_method: 'client_secret_post',
+      grant_types: ['client_credentials'],
+      scope: ADMIN_SCOPES.join(' '),
+    }),
+  ];
+}
+
+function readClientsFile(file: string): ClientConfig[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(
+      `PROVIDER_CLIENTS_FILE ${file} could not be read as JSON: ${(error as Error).message}`,
+    );
+  }
+  const parsed = clientsFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(`PROVIDER_CLIENTS_FILE ${file} is invalid:\n${z.prettifyError(parsed.error)}`);
+  }
+  return parsed.data;
+}
+
+/** A file client with a default client's id replaces it, so a deployment can re-shape the demo client. */
+export function mergeClients(defaults: ClientConfig[], extra: ClientConfig[]): ClientConfig[] {
+  const seen = new Set<string>();
+  for (const client of extra) {
+    if (seen.has(client.client_id)) {
+      throw new ConfigError(`PROVIDER_CLIENTS_FILE lists client_id "${client.client_id}" twice`);
+    }
+    seen.add(client.client_id);
+  }
+  return [...defaults.filter((client) => !seen.has(client.client_id)), ...extra];
+}

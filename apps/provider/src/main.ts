@@ -1,0 +1,60 @@
+import { openDatabase } from '@concierge/database';
+import { createProviderApp } from './app';
+import { ConfigError, loadConfig, productionRefusal } from './config';
+import { migrations } from './db/migrations';
+import { PROVIDER_SCHEMA, type ProviderTables } from './db/schema';
+import { deleteExpiredPayloads } from './oidc/adapter';
+import { seedDemoUser } from './users/users';
+
+const refusal = productionRefusal();
+if (refusal) {
+  console.error(refusal);
+  process.exit(1);
+}
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+
+const database = await openDatabase<ProviderTables>({
+  location: config.database,
+  schema: PROVIDER_SCHEMA,
+  migrations,
+});
+await deleteExpiredPayloads(database.db);
+if (config.isDemoSeedEnabled) await seedDemoUser(database.db);
+
+const app = await createProviderApp(config, database, {
+  logger: {
+    level: process.env.LOG_LEVEL ?? 'info',
+    // Paths only: query strings carry id_token_hint, codes and state.
+    serializers: {
+      req: (request) => ({ method: request.method, path: request.url.split('?', 1)[0] }),
+    },
+  },
+});
+
+let isStopping = false;
+async function stop(signal: NodeJS.Signals) {
+  if (isStopping) return;
+  isStopping = true;
+  app.log.info({ signal }, 'stopping');
+  try {
+    await app.close();
+    await database.close();
+    process.exit(0);
+  } catch (error) {
+    console.error(error);
+    process.exit(1);
+  }
+}
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
+
+await app.listen({ port: config.port, host: config.host });
+app.log.info({ issuer: config.issuer, portal: config.portalUrl }, 'embedded identity provider ready');

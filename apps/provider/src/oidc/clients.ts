@@ -1,0 +1,31 @@
+import type { ClientMetadata } from 'oidc-provider';
+import type { ClientConfig } from '../config';
+
+/** Our client metadata by client_id: subdomain, registration flags, required roles, display fields. */
+export type ClientDirectory = ReadonlyMap<string, ClientConfig>;
+
+export function createClientDirectory(clients: readonly ClientConfig[]): ClientDirectory {
+  return new Map(clients.map((client) => [client.client_id, client]));
+}
+
+/** What oidc-provider gets: the standard metadata only; ours stays in the directory. */
+export function toOidcClientMetadata(client: ClientConfig): ClientMetadata {
+  const {
+    subdomain: _subdomain,
+    registration_enabled: _registrationEnabled,
+    invite_enabled: _inviteEnabled,
+    required_roles: _requiredRoles,
+    ...standard
+  } = client;
+  return {
+    ...standard,
+    response_types: client.grant_types.includes('authorization_code') ? ['code'] : [],
+  };
+}
+
+/** Origins a browser-based client may call the token, userinfo and revocation endpoints from. */
+export function clientOrigins(client: ClientConfig): Set<string> {
+  return new Set(
+    [...client.redirect_uris, ...client.post_logout_redirect_uris].map((uri) => new URL(uri).origin),
+  );
+}

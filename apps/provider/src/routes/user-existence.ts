@@ -1,0 +1,45 @@
+import { failure, ok, userExistenceBodySchema } from '@concierge/contracts';
+import cors from '@fastify/cors';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { findUserByEmail } from '../users/users';
+import { requireAdminToken } from './admin-auth';
+import type { RouteDeps } from './deps';
+import { sendValidationFailure } from './envelope-errors';
+import { portalCorsOptions } from './portal-cors';
+
+export const USER_ACTIONS_PREFIX = '/useractions-srv';
+
+const adminExistenceBodySchema = z.object({ email: userExistenceBodySchema.shape.email });
+
+function userNotFound(reply: FastifyReply) {
+  // cidaas's answer for an unknown user; the portal and the server both look for code 10301.
+  return reply.code(404).send(failure(404, 10301, 'user not found', 'UserExistenceException'));
+}
+
+/** Registered under USER_ACTIONS_PREFIX; CORS for the portal applies to this prefix only. */
+export const userExistenceRoutes: FastifyPluginAsync<RouteDeps> = async (app, { config, db, provider }) => {
+  await app.register(cors, portalCorsOptions(config.portalUrl));
+  app.removeContentTypeParser('text/plain');
+
+  // The hosted login page asks before it posts the password (query webfinger/rememberMe are accepted
+  // and have no effect here).
+  app.post('/userexistence/:requestId', async (request, reply) => {
+    const body = userExistenceBodySchema.safeParse(request.body);
+    if (!body.success) return sendValidationFailure(reply, body.error);
+    const user = await findUserByEmail(db, body.data.email);
+    return user ? ok({ exist: true }) : userNotFound(reply);
+  });
+
+  // The server's look-up of a user's sub (admin API).
+  app.post(
+    '/userexistence',
+    { onRequest: requireAdminToken(provider, config.adminClient.clientId) },
+    async (request, reply) => {
+      const body = adminExistenceBodySchema.safeParse(request.body);
+      if (!body.success) return sendValidationFailure(reply, body.error);
+      const user = await findUserByEmail(db, body.data.email);
+      return user ? ok({ exist: true, sub: user.sub, userStatus: user.status }) : userNotFound(reply);
+    },
+  );
+};

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { normaliseEmail } from '@concierge/contracts';
+import type { Selectable } from 'kysely';
+import type { ProviderDb, UserStatus, UsersTable } from '../db/schema';
+import { hashPassword, verifyPassword } from './passwords';
+
+export type User = Selectable<UsersTable>;
+
+export interface NewUser {
+  email: string;
+  password: string;
+  /** Registered users start PENDING until the activation link is followed (provider-protocol.md). */
+  status?: UserStatus;
+  given_name?: string | null;
+  family_name?: string | null;
+  locale?: string | null;
+  mobile_number?: string | null;
+  roles?: string[];
+}
+
+export type CreateUserResult = { isCreated: true; sub: string } | { isCreated: false; reason: 'email_taken' };
+
+export async function createUser(db: ProviderDb, input: NewUser): Promise<CreateUserResult> {
+  const sub = randomUUID();
+  const inserted = await db
+    .insertInto('users')
+    .values({
+      sub,
+      email: normaliseEmail(input.email),
+      password_hash: await hashPassword(input.password),
+      status: input.status ?? 'PENDING',
+      given_name: input.given_name ?? null,
+      family_name: input.family_name ?? null,
+      locale: input.locale ?? null,
+      mobile_number: input.mobile_number ?? null,
+      roles: JSON.stringify(input.roles ?? []),
+    })
+    // The unique e-mail decides between parallel registrations; no read-then-write race.
+    .onConflict((conflict) => conflict.column('email').doNothing())
+    .returning('sub')
+    .executeTakeFirst();
+  return inserted ? { isCreated: true, sub: inserted.sub } : { isCreated: false, reason: 'email_taken' };
+}
+
+export function findUserByEmail(db: ProviderDb, email: string): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', normaliseEmail(email)).executeTakeFirst();
+}
+
+export function findUserBySub(db: ProviderDb, sub: string): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('sub', '=', sub).executeTakeFirst();
+}
+
+/** Returns false when no user has this sub. */
+export async function setUserStatus(db: ProviderDb, sub: string, status: UserStatus): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ status, updated_at: new Date() })
+    .where('sub', '=', sub)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * The user whose password matches, whatever their status (the caller decides what a PENDING or
+ * DECLINED user gets). Unknown e-mails cost a hash check too, so timing does not reveal accounts.
+ */
+export async function findUserByCredentials(
+  db: ProviderDb,
+  email: string,
+  password: string,
+): Promise<User | undefined> {
+  const user = await findUserByEmail(db, email);
+  const isMatch = await verifyPassword(user?.password_hash, password);
+  return user && isMatch ? user : undefined;
+}
+
+export function hasRequiredRoles(userRoles: readonly string[], requiredRoles: readonly string[]): boolean {
+  return requiredRoles.every((role) => userRoles.includes(role));
+}
+
+export const DEMO_USER = {
+  email: 'demo@concierge.test',
+  password: 'Demo-Passw0rd!',
+  status: 'VERIFIED',
+  given_name: 'Demo',
+  family_name: 'Mieter',
+  locale: 'de',
+} as const satisfies NewUser;
+
+/** Idempotent: an existing demo user (maybe with a changed password or status) is left alone. */
+export async function seedDemoUser(db: ProviderDb): Promise<void> {
+  if (await findUserByEmail(db, DEMO_USER.email)) return;
+  await createUser(db, DEMO_USER);
+}
