@@ -16,7 +16,7 @@ test('signs in from the demo relying party through /login, lands back signed in,
   await startSignIn(page);
   expect(new URL(page.url()).searchParams.get('requestId')).toBeTruthy();
   await page.getByLabel('E-mail address').fill(DEMO_USER.email);
-  await page.getByLabel('Password', { exact: true }).fill(DEMO_USER.password);
+  await page.getByLabel(/^Password/).fill(DEMO_USER.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 
   await page.waitForURL(
