@@ -90,7 +90,7 @@ export async function startStack(options = {}) {
     const prefix = `[${app.name}] `;
     const forward = (/** @type {NodeJS.WritableStream} */ target) => (/** @type {Buffer} */ chunk) => {
       if (options.quiet) return;
-      for (const line of chunk.toString().split('\n')) if (line) target.write(prefix + line + '\n');
+      for (const line of chunk.toString().split('\n')) if (line) target.write(`${prefix}${line}\n`);
     };
     child.stdout.on('data', forward(process.stdout));
     child.stderr.on('data', forward(process.stderr));

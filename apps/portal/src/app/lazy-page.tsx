@@ -18,7 +18,7 @@ export function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyP
     Loaded = module.default;
     return module;
   });
-  // biome-ignore lint/correctness/noComponentHookFactories: called once per route at module level (routes.ts)
+  // Called once per route at module level (routes.ts), so the component is stable.
   const Page = () => (Loaded ? <Loaded /> : <Lazy />);
   Page.preload = async () => {
     Loaded ??= (await load()).default;
