@@ -3,10 +3,50 @@
 // and by the browser tests (free ports, a throw-away data directory). Plain JavaScript, so that it
 // runs before anything is installed or built.
 import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const SHIPPED_TENANTS = join(root, 'tenants');
+const SHIPPED_CUSTOMER_PORTAL = 'http://localhost:8082';
+
+/**
+ * The tenant registry for this run: the shipped one, or — when the demo relying party runs on
+ * another port, as in the browser tests — a copy whose customer portal URLs point at it.
+ */
+function tenantsFor(dataDir, propertyPortalUrl) {
+  if (propertyPortalUrl === SHIPPED_CUSTOMER_PORTAL) return join(SHIPPED_TENANTS, 'tenants.json');
+  const folder = join(dataDir, 'tenants');
+  cpSync(SHIPPED_TENANTS, folder, { recursive: true });
+  const file = join(folder, 'tenants.json');
+  writeFileSync(file, readFileSync(file, 'utf8').replaceAll(SHIPPED_CUSTOMER_PORTAL, propertyPortalUrl));
+  return file;
+}
+
+/**
+ * The embedded provider's clients, one per tenant, as an operator would register them at cidaas:
+ * each tenant's relying party is the demo property portal.
+ */
+function providerClientsFor(dataDir, tenantsFile, propertyPortalUrl) {
+  const { tenants } = JSON.parse(readFileSync(tenantsFile, 'utf8'));
+  const clients = tenants.map((tenant) => ({
+    client_id: tenant.clientId,
+    client_name: tenant.displayName,
+    redirect_uris: [`${propertyPortalUrl}/callback`, `${propertyPortalUrl}/silent-renew`],
+    post_logout_redirect_uris: [`${propertyPortalUrl}/`],
+    grant_types: ['authorization_code', 'refresh_token'],
+    token_endpoint_auth_method: 'none',
+    subdomain: tenant.subdomain,
+    registration_enabled: true,
+    invite_enabled: true,
+    brand_color: tenant.brand.primaryColor,
+  }));
+  const file = join(dataDir, 'provider-clients.json');
+  writeFileSync(file, `${JSON.stringify(clients, null, 2)}\n`);
+  return file;
+}
 
 export const DEFAULT_PORTS = { server: 8080, provider: 8081, propertyPortal: 8082, smtp: 1025, mail: 8025 };
 
@@ -44,13 +84,17 @@ export async function startStack(options = {}) {
     mail: `http://localhost:${ports.mail}`,
     smtp: `smtp://localhost:${ports.smtp}`,
   };
+  const dataDir = options.dataDir ?? join(root, '.data');
+  mkdirSync(dataDir, { recursive: true });
+  const tenantsFile = tenantsFor(dataDir, urls.propertyPortal);
   const shared = {
     ...process.env,
-    DATA_DIR: options.dataDir ?? '.data',
+    DATA_DIR: dataDir,
+    TENANTS_FILE: tenantsFile,
+    PROVIDER_CLIENTS_FILE: providerClientsFor(dataDir, tenantsFile, urls.propertyPortal),
     PORTAL_URL: urls.portal,
     PROVIDER_URL: urls.provider,
     PROPERTY_PORTAL_URL: urls.propertyPortal,
-    CUSTOMER_PORTAL_ORIGINS: urls.propertyPortal,
     SMTP_URL: urls.smtp,
     ...options.env,
   };

@@ -1,4 +1,4 @@
-import type { Language, RuntimeConfig } from '@concierge/contracts';
+import type { Language, PortalTenant, RuntimeConfig } from '@concierge/contracts';
 import type { Messages } from './i18n/resources';
 
 /**
@@ -7,6 +7,8 @@ import type { Messages } from './i18n/resources';
  */
 export interface PageState {
   config: RuntimeConfig;
+  /** The tenant from the registry: brand, customer host and behaviour flags. */
+  tenant: PortalTenant;
   language: Language;
   messages: Messages;
 }

@@ -93,10 +93,17 @@ describe('server-rendered pages', () => {
     expect(asset.headers['cache-control']).toContain('immutable');
   });
 
-  it('serves the dictionaries for a page that must boot without inlined state', async () => {
-    const response = await server.app.inject({ url: '/locales/it.json' });
-    expect(response.json()).toMatchObject({ login: { title: 'Accesso' } });
-    expect((await server.app.inject({ url: '/locales/xx.json' })).statusCode).toBe(404);
+  it('answers the page state for a page that must boot without it inlined', async () => {
+    const response = await server.app.inject({
+      url: '/page-state.json?subdomain=it2',
+      headers: { 'accept-language': 'it-CH' },
+    });
+    expect(response.json()).toMatchObject({
+      language: 'it',
+      messages: { login: { title: 'Accesso' } },
+      tenant: { subdomain: 'it2', isRequested: true },
+      config: { env: 'dev', cidaasBaseUrl: 'http://provider.test' },
+    });
   });
 });
 
@@ -106,7 +113,8 @@ describe('security headers', () => {
     const csp = String(response.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
-    expect(csp).toContain("form-action 'self' http://provider.test http://customer.test");
+    // the customer portals come from the tenant registry: the login form's redirect lands there
+    expect(csp).toContain("form-action 'self' http://provider.test http://localhost:8082");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(response.headers['referrer-policy']).toBe('no-referrer');
     expect(response.headers['x-content-type-options']).toBe('nosniff');

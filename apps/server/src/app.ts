@@ -5,14 +5,17 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerConfig } from './config';
 import { installErrorHandler } from './http/errors';
 import { securityHeaders } from './http/security-headers';
+import { brandRoutes } from './routes/brand';
 import { healthRoutes } from './routes/health';
 import { portalPageRoutes, renderPortalPage } from './routes/portal-pages';
 import { runtimeConfigRoute } from './routes/runtime-config';
 import type { PortalBuild } from './ssr/portal-bundle';
+import type { TenantRegistry } from './tenants/tenant-registry';
 
 export interface ServerDependencies {
   db: Kysely<unknown>;
   portal: PortalBuild;
+  registry: TenantRegistry;
 }
 
 /** The whole server as one Fastify instance, built from its parts; tests drive it with inject(). */
@@ -29,11 +32,13 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
     bodyLimit: 64 * 1024,
   });
   installErrorHandler(app);
-  await securityHeaders(app, config);
+  await securityHeaders(app, config, deps.registry.portalOrigins());
+  const pages = { build: deps.portal, runtime: config.runtime, registry: deps.registry };
 
   await app.register(healthRoutes, { db: deps.db });
   await app.register(runtimeConfigRoute, { runtime: config.runtime });
-  await app.register(portalPageRoutes, { build: deps.portal, runtime: config.runtime });
+  await app.register(portalPageRoutes, pages);
+  await app.register(brandRoutes, { registry: deps.registry, fallbackEnvironment: config.runtime.env });
   await app.register(fastifyStatic, {
     root: `${deps.portal.clientDir}/assets`,
     prefix: '/assets/',
@@ -46,7 +51,7 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
 
   app.setNotFoundHandler(async (request, reply) => {
     const wantsPage = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
-    if (wantsPage) return renderPortalPage(deps.portal, config.runtime, request, reply);
+    if (wantsPage) return renderPortalPage(pages, request, reply);
     return reply
       .status(404)
       .send(failure(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`));

@@ -20,20 +20,8 @@ const envSchema = z.object({
   REST_API_BASE_URL: origin.optional(),
   APP_ENV: z.enum(ENVIRONMENTS).default('dev'),
   PROPERTY_PORTAL_CLIENT_ID: z.string().min(1).default('property-portal-demo'),
-  /**
-   * Relying-party origins the login form's redirect may land on. Browsers apply the CSP's
-   * form-action to the redirects that follow a form POST, so these must be named.
-   */
-  CUSTOMER_PORTAL_ORIGINS: z
-    .string()
-    .default('http://localhost:8082')
-    .transform((value) =>
-      value
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(origin)),
+  /** The tenant registry; its folder holds the tenants' logos and stylesheets. */
+  TENANTS_FILE: z.string().default(fileURLToPath(new URL('../../../tenants/tenants.json', import.meta.url))),
   DATA_DIR: z.string().default('.data'),
   PORTAL_DIST_DIR: z.string().default(fileURLToPath(new URL('../../portal/dist', import.meta.url))),
   TRUST_PROXY: z.stringbool().default(false),
@@ -48,7 +36,7 @@ export interface ServerConfig {
   logLevel: string;
   portalUrl: string;
   providerUrl: string;
-  customerPortalOrigins: string[];
+  tenantsFile: string;
   runtime: RuntimeConfig;
   database: DatabaseLocation;
   portalDistDir: string;
@@ -70,7 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: values.LOG_LEVEL,
     portalUrl: values.PORTAL_URL,
     providerUrl: values.PROVIDER_URL,
-    customerPortalOrigins: values.CUSTOMER_PORTAL_ORIGINS,
+    tenantsFile: values.TENANTS_FILE,
     runtime: {
       env: values.APP_ENV,
       cidaasBaseUrl: values.PROVIDER_URL,

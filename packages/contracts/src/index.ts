@@ -4,4 +4,7 @@ export * from './language';
 export * from './login';
 export * from './login-errors';
 export * from './password';
+export * from './password-reset';
 export * from './runtime-config';
+export * from './tenant';
+export * from './webhook-event';

@@ -1,7 +1,7 @@
 import { Title } from '@mantine/core';
 import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import defaultLogoUrl from '../brand/default-logo.svg';
+import { useTenant } from '../config/tenant';
 
 interface LayoutProps {
   /** spec §2 and §9: the page title stands in the header (and in the browser tab). */
@@ -11,6 +11,7 @@ interface LayoutProps {
 
 export function Layout({ title, children }: LayoutProps) {
   const { t } = useTranslation();
+  const tenant = useTenant();
   useEffect(() => {
     document.title = title;
   }, [title]);
@@ -20,8 +21,8 @@ export function Layout({ title, children }: LayoutProps) {
         <header className="layout-header">
           <img
             className="layout-logo"
-            src={defaultLogoUrl}
-            alt={t('common.logoAlt')}
+            src={tenant.design.logoUrl}
+            alt={t('common.logoAlt', { name: tenant.displayName })}
             width={250}
             height={250}
           />

@@ -5,20 +5,13 @@ import { App } from '../app/App';
 import { Root } from '../app/Root';
 import { matchPageRoute } from '../app/routes';
 import { locales } from '../i18n/resources';
-import type { PageState } from '../page-state';
-
-export const testConfig: PageState['config'] = {
-  env: 'dev',
-  cidaasBaseUrl: 'http://provider.test',
-  restApiBaseUrl: 'http://portal.test',
-  propertyPortalClientId: 'property-portal-demo',
-};
+import { testConfig, testTenant } from './fixtures';
 
 /** Renders the whole app at a URL, in a language, the way the server and the browser do. */
-export async function renderPage(url: string, language: Language = 'en') {
+export async function renderPage(url: string, language: Language = 'en', tenant = testTenant) {
   await matchPageRoute(new URL(url, 'http://portal.test').pathname).page.preload();
   return render(
-    <Root state={{ config: testConfig, language, messages: locales[language] }}>
+    <Root state={{ config: testConfig, tenant, language, messages: locales[language] }}>
       <MemoryRouter initialEntries={[url]}>
         <App />
       </MemoryRouter>

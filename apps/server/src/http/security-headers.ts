@@ -4,11 +4,16 @@ import type { ServerConfig } from '../config';
 
 /**
  * ARCHITECTURE §6: a CSP without inline script whose form-action names the provider (the login form
- * posts there) and the relying parties its redirect lands on; no framing; no Referer ever.
- * Styles allow 'unsafe-inline' because Mantine sets style attributes and its CSS variables inline.
+ * posts there) and the customer portals its redirect lands on — browsers apply form-action to the
+ * redirects after a form POST too; no framing; no Referer ever. Styles allow 'unsafe-inline'
+ * because Mantine sets style attributes and its CSS variables inline.
  */
-export async function securityHeaders(app: FastifyInstance, config: ServerConfig) {
-  const { providerUrl, customerPortalOrigins, runtime } = config;
+export async function securityHeaders(
+  app: FastifyInstance,
+  config: ServerConfig,
+  customerPortalOrigins: string[],
+) {
+  const { providerUrl, runtime } = config;
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,

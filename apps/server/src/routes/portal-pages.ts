@@ -1,7 +1,6 @@
-import { pickLanguage, type RuntimeConfig } from '@concierge/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { renderDocument } from '../ssr/document';
-import type { PortalBuild } from '../ssr/portal-bundle';
+import { type PageStateContext, pageStateFor } from '../ssr/page-state';
 
 // spec §2: the portal's routes; the server renders them all, the portal decides what each shows.
 export const PORTAL_ROUTES = [
@@ -15,22 +14,23 @@ export const PORTAL_ROUTES = [
 ];
 
 export async function renderPortalPage(
-  build: PortalBuild,
-  runtime: RuntimeConfig,
+  context: PageStateContext,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const language = pickLanguage(request.headers['accept-language']);
-  const state = { config: runtime, language, messages: build.bundle.locales[language] };
+  const { build } = context;
+  const state = pageStateFor(request, context);
   const page = await build.bundle.renderPage(request.url, state);
+  const { stylesheetUrl } = state.tenant.design;
   const html = renderDocument({
-    language,
+    language: state.language,
     title: page.title,
     appHtml: page.html,
     stateJson: build.bundle.serialisePageState(state),
     stateElementId: build.bundle.PAGE_STATE_ELEMENT_ID,
     entryScript: build.entryScript,
-    stylesheets: build.stylesheets,
+    // The tenant's stylesheet comes last so that it wins over the base styles.
+    stylesheets: stylesheetUrl ? [...build.stylesheets, stylesheetUrl] : build.stylesheets,
     preloads: build.preloadsFor(page.pageSource),
   });
   return reply
@@ -41,23 +41,20 @@ export async function renderPortalPage(
     .send(html);
 }
 
-export async function portalPageRoutes(
-  app: FastifyInstance,
-  options: { build: PortalBuild; runtime: RuntimeConfig },
-) {
-  const { build, runtime } = options;
+export async function portalPageRoutes(app: FastifyInstance, context: PageStateContext) {
   // spec §2: "/" redirects to /login; the query string goes along.
   app.get('/', async (request, reply) => {
     const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
     return reply.redirect(`/login${query}`, 302);
   });
   for (const path of PORTAL_ROUTES) {
-    app.get(path, (request, reply) => renderPortalPage(build, runtime, request, reply));
+    app.get(path, (request, reply) => renderPortalPage(context, request, reply));
   }
-  app.get<{ Params: { language: string } }>('/locales/:language', async (request, reply) => {
-    const language = request.params.language.replace(/\.json$/, '');
-    const messages = build.bundle.locales[language as keyof typeof build.bundle.locales];
-    if (!messages) return reply.callNotFound();
-    return reply.header('cache-control', 'public, max-age=300').send(messages);
-  });
+  // The same state a rendered page carries, for a page that has to boot without it.
+  app.get('/page-state.json', async (request, reply) =>
+    reply
+      .header('cache-control', 'no-cache')
+      .header('vary', 'Accept-Language')
+      .send(pageStateFor(request, context)),
+  );
 }

@@ -1,0 +1,41 @@
+import type { PortalTenant, RuntimeConfig } from '@concierge/contracts';
+
+export const testConfig: RuntimeConfig = {
+  env: 'dev',
+  cidaasBaseUrl: 'http://provider.test',
+  restApiBaseUrl: 'http://portal.test',
+  propertyPortalClientId: 'property-portal-demo',
+};
+
+export const testTenant: PortalTenant = {
+  subdomain: 'demo',
+  isRequested: true,
+  environment: 'dev',
+  displayName: 'Demo Immobilien AG',
+  portalUrl: 'http://customer.test',
+  clientId: 'property-portal-demo',
+  flags: { hideRegisterLoginLink: false, skipFreshRequestIdRedirect: false, useSpecialLogo: false },
+  design: {
+    subdomain: 'demo',
+    displayName: 'Demo Immobilien AG',
+    primaryColor: '#1864ab',
+    primaryShades: [
+      '#e7f5ff',
+      '#d0ebff',
+      '#a5d8ff',
+      '#74c0fc',
+      '#4dabf7',
+      '#339af0',
+      '#228be6',
+      '#1c7ed6',
+      '#1971c2',
+      '#1864ab',
+    ],
+    primaryShade: 9,
+    primaryContrastText: '#ffffff',
+    linkColor: '#1864ab',
+    themePreset: 'default',
+    logoUrl: '/logo/brand.jpg?subdomain=demo',
+    stylesheetUrl: null,
+  },
+};

@@ -1,0 +1,41 @@
+import { type Language, type PortalTenant, pickLanguage, type RuntimeConfig } from '@concierge/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { TenantRegistry } from '../tenants/tenant-registry';
+import type { PortalBuild } from './portal-bundle';
+
+export interface PageStateContext {
+  build: PortalBuild;
+  runtime: RuntimeConfig;
+  registry: TenantRegistry;
+}
+
+export interface ServerPageState {
+  config: RuntimeConfig;
+  tenant: PortalTenant;
+  language: Language;
+  messages: unknown;
+}
+
+/**
+ * Everything a page is rendered with, decided on the server: the tenant from the registry (spec §1:
+ * subdomain, else host, else the environment's default), the environment that goes with it, and the
+ * browser's language.
+ */
+export function pageStateFor(
+  request: FastifyRequest,
+  { build, runtime, registry }: PageStateContext,
+): ServerPageState {
+  const query = request.query as Record<string, unknown>;
+  const tenant = registry.resolve({
+    subdomain: query.subdomain,
+    host: request.hostname,
+    fallbackEnvironment: runtime.env,
+  });
+  const language = pickLanguage(request.headers['accept-language']);
+  return {
+    config: { ...runtime, env: tenant.environment },
+    tenant,
+    language,
+    messages: build.bundle.locales[language],
+  };
+}

@@ -1,0 +1,54 @@
+import { ENVIRONMENTS, SUBDOMAIN_PATTERN, THEME_PRESETS } from '@concierge/contracts';
+import { z } from 'zod';
+
+// An asset is a file below the tenants folder: "<folder>/<file>.<ext>", nothing that climbs out.
+const ASSET_PATH = /^[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9._-]*\.(svg|png|jpe?g|webp|css)$/;
+const imagePath = z
+  .string()
+  .regex(ASSET_PATH, 'must be "<folder>/<file>.svg|png|jpg|webp" below the tenants folder')
+  .refine((path) => !path.endsWith('.css'), 'must be an image');
+const stylesheetPath = z
+  .string()
+  .regex(ASSET_PATH, 'must be "<folder>/<file>.css" below the tenants folder')
+  .refine((path) => path.endsWith('.css'), 'must be a .css file');
+const httpUrl = z
+  .url()
+  .refine((value) => /^https?:\/\//.test(value), 'must be an http(s) URL')
+  .transform((value) => value.replace(/\/+$/, ''));
+
+const tenantSchema = z.strictObject({
+  subdomain: z.string().regex(SUBDOMAIN_PATTERN, 'must be one lower-case DNS label (a-z, 0-9, -)'),
+  displayName: z.string().trim().min(1).max(100),
+  environment: z.enum(ENVIRONMENTS),
+  /** The customer's portal host: "to login" and the fresh-request-id redirect go to `${portalUrl}/login`. */
+  portalUrl: httpUrl,
+  clientId: z.string().min(1).max(200),
+  brand: z.strictObject({
+    primaryColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #1864ab'),
+    logo: imagePath,
+    stylesheet: stylesheetPath.optional(),
+    themePreset: z.enum(THEME_PRESETS).default('default'),
+  }),
+  flags: z
+    .strictObject({
+      hideRegisterLoginLink: z.boolean().default(false),
+      skipFreshRequestIdRedirect: z.boolean().default(false),
+      useSpecialLogo: z.boolean().default(false),
+    })
+    .prefault({}),
+});
+
+export const registryFileSchema = z.strictObject({
+  /** The logo of the tenants flagged `useSpecialLogo`. */
+  specialLogo: imagePath,
+  /** Per environment, whose brand an unknown or missing subdomain shows. */
+  defaultTenants: z.strictObject({
+    dev: z.string(),
+    test: z.string(),
+    prod: z.string(),
+  }),
+  tenants: z.array(tenantSchema).min(1),
+});
+
+export type RegistryFile = z.infer<typeof registryFileSchema>;
+export type TenantEntry = RegistryFile['tenants'][number];

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { emailSchema } from './email';
+
+/**
+ * `POST /users-srv/resetpassword/initiate` (provider-protocol.md, "Admin API"). acceptLanguage is ours:
+ * the e-mail's language when the user has none on record.
+ */
+export const resetPasswordInitiateBodySchema = z.object({
+  requestId: z.string().min(1).max(200),
+  email: emailSchema,
+  processingType: z.literal('LINK'),
+  resetMedium: z.literal('email'),
+  acceptLanguage: z.string().max(200).optional(),
+});
+export type ResetPasswordInitiateBody = z.input<typeof resetPasswordInitiateBodySchema>;
+
+/** The answer's data, the same for known and unknown e-mails. */
+export const resetPasswordInitiatedSchema = z.object({
+  reset_initiated: z.boolean(),
+  rprq: z.string().min(1),
+});
+
+/** `POST /users-srv/resetpassword/accept`; the password rules are checked by the provider. */
+export const resetPasswordAcceptBodySchema = z.object({
+  resetRequestId: z.string().min(1).max(200),
+  exchangeId: z.string().min(1).max(200),
+  password: z.string().min(1).max(1024),
+  confirmPassword: z.string().min(1).max(1024),
+});
+export type ResetPasswordAcceptBody = z.input<typeof resetPasswordAcceptBodySchema>;
+
+/** The answer's data (cidaas spells it "reseted"). */
+export const resetPasswordAcceptedSchema = z.object({ reseted: z.boolean() });
+
+/** Error codes of the accept call that the server maps to the portal's messages. */
+export const RESET_ACCEPT_ERROR_CODES = [
+  'invalid_reset_request',
+  'password_mismatch',
+  'password_too_weak',
+] as const;
