@@ -41,7 +41,6 @@ function providerClientsFor(dataDir, tenantsFile, propertyPortalUrl) {
     subdomain: tenant.subdomain,
     registration_enabled: true,
     invite_enabled: true,
-    brand_color: tenant.brand.primaryColor,
   }));
   const file = join(dataDir, 'provider-clients.json');
   writeFileSync(file, `${JSON.stringify(clients, null, 2)}\n`);
