@@ -19,8 +19,6 @@ export interface RenderedPage {
 
 const pagesLoaded = Promise.all([...pageRoutes, notFoundRoute].map((route) => route.page.preload()));
 
-const TITLE_KEYS = { '/login': 'login.title' } as const;
-
 /** Renders one page for a URL (path and query) in the given state; every page is loaded first. */
 export async function renderPage(url: string, state: PageState): Promise<RenderedPage> {
   await pagesLoaded;
@@ -33,7 +31,6 @@ export async function renderPage(url: string, state: PageState): Promise<Rendere
     </Root>,
   );
   const t = createI18n(state.language, state.messages).t;
-  const title =
-    route === notFoundRoute ? t('notFound.title') : t(TITLE_KEYS[route.path as keyof typeof TITLE_KEYS]);
+  const title = t(route.titleKey);
   return { html, title, pageSource: route.source, isNotFound: route === notFoundRoute };
 }

@@ -5,6 +5,7 @@ export * from './login';
 export * from './login-errors';
 export * from './password';
 export * from './password-reset';
+export * from './portal-api';
 export * from './runtime-config';
 export * from './tenant';
 export * from './webhook-event';

@@ -1,3 +1,4 @@
+import type { ParseKeys } from 'i18next';
 import { type LazyPage, lazyPage } from './lazy-page';
 
 export interface PageRoute {
@@ -5,17 +6,25 @@ export interface PageRoute {
   page: LazyPage;
   /** The page module as the client build's manifest names it, for the server's modulepreload links. */
   source: string;
+  /** The page title's translation key: the server puts it into <title> before anything runs. */
+  titleKey: ParseKeys;
 }
 
 // spec §2: the routes; each page arrives with the issue that builds it.
 export const pageRoutes: PageRoute[] = [
-  { path: '/login', page: lazyPage(() => import('../pages/Login')), source: 'src/pages/Login/index.tsx' },
+  {
+    path: '/login',
+    page: lazyPage(() => import('../pages/Login')),
+    source: 'src/pages/Login/index.tsx',
+    titleKey: 'login.title',
+  },
 ];
 
 export const notFoundRoute: PageRoute = {
   path: '*',
   page: lazyPage(() => import('../pages/NotFound')),
   source: 'src/pages/NotFound/index.tsx',
+  titleKey: 'notFound.title',
 };
 
 export function matchPageRoute(pathname: string): PageRoute {
