@@ -22,6 +22,21 @@ const envSchema = z.object({
   PROPERTY_PORTAL_CLIENT_ID: z.string().min(1).default('property-portal-demo'),
   /** The tenant registry; its folder holds the tenants' logos and stylesheets. */
   TENANTS_FILE: z.string().default(fileURLToPath(new URL('../../../tenants/tenants.json', import.meta.url))),
+  /** The server's client at the provider (client credentials) for the admin API. */
+  PROVIDER_ADMIN_CLIENT_ID: z.string().min(1).default('concierge-server'),
+  PROVIDER_ADMIN_CLIENT_SECRET: z.string().min(16).optional(),
+  /** The key the provider's webhooks carry, and the header it comes in. */
+  WEBHOOK_API_KEY: z.string().min(16).optional(),
+  WEBHOOK_API_KEY_HEADER: z.string().min(1).default('X-API-Key'),
+  SMTP_URL: z.url().default('smtp://localhost:1025'),
+  MAIL_FROM: z.string().min(3).default('"Concierge" <no-reply@concierge.test>'),
+  /** How long an activation link stays valid. */
+  ACTIVATION_LINK_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(72),
   DATA_DIR: z.string().default('.data'),
   PORTAL_DIST_DIR: z.string().default(fileURLToPath(new URL('../../portal/dist', import.meta.url))),
   TRUST_PROXY: z.stringbool().default(false),
@@ -40,7 +55,15 @@ export interface ServerConfig {
   runtime: RuntimeConfig;
   database: DatabaseLocation;
   portalDistDir: string;
+  providerAdmin: { clientId: string; clientSecret: string };
+  webhook: { apiKey: string; header: string };
+  mail: { smtpUrl: string; from: string };
+  activationLinkTtlHours: number;
 }
+
+// Embedded-setup defaults, the same the embedded provider uses; production must set its own.
+const DEV_ADMIN_CLIENT_SECRET = 'concierge-dev-admin-client-secret';
+const DEV_WEBHOOK_API_KEY = 'concierge-dev-webhook-key';
 
 /** Environment → typed configuration, in one place. Throws a message naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -50,10 +73,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     throw new Error(`Invalid server configuration:\n  ${problems.join('\n  ')}`);
   }
   const values = parsed.data;
+  const isProduction = values.NODE_ENV === 'production';
+  const missing = [
+    ...(isProduction && !values.PROVIDER_ADMIN_CLIENT_SECRET ? ['PROVIDER_ADMIN_CLIENT_SECRET'] : []),
+    ...(isProduction && !values.WEBHOOK_API_KEY ? ['WEBHOOK_API_KEY'] : []),
+  ];
+  if (missing.length > 0) {
+    throw new Error(
+      `Invalid server configuration:\n  ${missing.map((name) => `${name}: required in production`).join('\n  ')}`,
+    );
+  }
   return {
     host: values.HOST,
     port: values.PORT,
-    isProduction: values.NODE_ENV === 'production',
+    isProduction,
     trustProxy: values.TRUST_PROXY,
     logLevel: values.LOG_LEVEL,
     portalUrl: values.PORTAL_URL,
@@ -67,5 +100,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     database: databaseLocationFromEnv(`${values.DATA_DIR}/server`, env),
     portalDistDir: values.PORTAL_DIST_DIR,
+    providerAdmin: {
+      clientId: values.PROVIDER_ADMIN_CLIENT_ID,
+      clientSecret: values.PROVIDER_ADMIN_CLIENT_SECRET ?? DEV_ADMIN_CLIENT_SECRET,
+    },
+    webhook: {
+      apiKey: values.WEBHOOK_API_KEY ?? DEV_WEBHOOK_API_KEY,
+      header: values.WEBHOOK_API_KEY_HEADER.toLowerCase(),
+    },
+    mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
+    activationLinkTtlHours: values.ACTIVATION_LINK_TTL_HOURS,
   };
 }

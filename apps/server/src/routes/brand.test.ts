@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../test-server';
+import { startTestServer } from '../test-support/test-server';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 import { openTestDatabase } from '@concierge/database';
 import type { FastifyInstance } from 'fastify';
-import { buildServer } from './app';
-import { loadConfig } from './config';
-import { migrations, SERVER_SCHEMA } from './db/migrations';
-import { loadPortalBuild } from './ssr/portal-bundle';
-import { loadTenantRegistry } from './tenants/load-registry';
+import { buildServer } from '../app';
+import { loadConfig } from '../config';
+import { migrations, SERVER_SCHEMA } from '../db/migrations';
+import { loadPortalBuild } from '../ssr/portal-bundle';
+import { loadTenantRegistry } from '../tenants/load-registry';
 
 /** The real server on a real database (PGlite, or PostgreSQL when DATABASE_URL is set) and the built portal. */
 export async function startTestServer(env: Record<string, string> = {}) {

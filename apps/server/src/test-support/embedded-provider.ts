@@ -1,0 +1,72 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+export const TEST_ADMIN_CLIENT = { clientId: 'concierge-server', clientSecret: 'server-test-admin-secret' };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface EmbeddedProvider {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real embedded provider in its own process, as the server meets it in production (over HTTP,
+ * never imported). It keeps its data in a throw-away PGlite directory.
+ */
+export async function startEmbeddedProvider(env: Record<string, string> = {}): Promise<EmbeddedProvider> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'server-test-provider-'));
+  const { DATABASE_URL: _ignored, ...parentEnv } = process.env;
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/provider/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...parentEnv,
+      PROVIDER_PORT: String(port),
+      PROVIDER_URL: url,
+      DATA_DIR: dataDir,
+      PROVIDER_ADMIN_CLIENT_ID: TEST_ADMIN_CLIENT.clientId,
+      PROVIDER_ADMIN_CLIENT_SECRET: TEST_ADMIN_CLIENT.clientSecret,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the embedded provider exited: ${stderr}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return { url, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await stop();
+  throw new Error(`the embedded provider did not start within 60 s: ${stderr}`);
+}
