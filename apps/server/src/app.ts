@@ -3,6 +3,7 @@ import type { Kysely } from '@concierge/database';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerConfig } from './config';
+import type { ServerTables } from './db/schema';
 import { installErrorHandler } from './http/errors';
 import { securityHeaders } from './http/security-headers';
 import { brandRoutes } from './routes/brand';
@@ -13,7 +14,7 @@ import type { PortalBuild } from './ssr/portal-bundle';
 import type { TenantRegistry } from './tenants/tenant-registry';
 
 export interface ServerDependencies {
-  db: Kysely<unknown>;
+  db: Kysely<ServerTables>;
   portal: PortalBuild;
   registry: TenantRegistry;
 }

@@ -2,13 +2,18 @@ import { openDatabase } from '@concierge/database';
 import { buildServer } from './app';
 import { loadConfig } from './config';
 import { migrations, SERVER_SCHEMA } from './db/migrations';
+import type { ServerTables } from './db/schema';
 import { loadPortalBuild } from './ssr/portal-bundle';
 import { loadTenantRegistry } from './tenants/load-registry';
 
 const config = loadConfig();
 const registry = await loadTenantRegistry(config.tenantsFile);
 const portal = await loadPortalBuild(config.portalDistDir);
-const database = await openDatabase({ location: config.database, schema: SERVER_SCHEMA, migrations });
+const database = await openDatabase<ServerTables>({
+  location: config.database,
+  schema: SERVER_SCHEMA,
+  migrations,
+});
 const app = await buildServer(config, { db: database.db, portal, registry });
 
 async function shutdown(signal: string) {

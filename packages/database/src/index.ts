@@ -1,3 +1,3 @@
-export type { Kysely, Migration } from 'kysely';
+export type { Generated, Insertable, Kysely, Migration, Selectable, Updateable } from 'kysely';
 export { sql } from 'kysely';
 export * from './open-database';

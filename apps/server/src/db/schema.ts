@@ -1,3 +1,11 @@
-// Kysely table types of the server's schema; one interface per table as they are added.
-// biome-ignore lint/complexity/noBannedTypes: no tables yet
-export type ServerTables = {};
+// Kysely table types of the server's schema, one interface per table.
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: Date;
+  hits: number;
+}
+
+export interface ServerTables {
+  rate_limits: RateLimitsTable;
+}

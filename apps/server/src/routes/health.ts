@@ -1,8 +1,9 @@
 import { type Kysely, sql } from '@concierge/database';
 import type { FastifyInstance } from 'fastify';
+import type { ServerTables } from '../db/schema';
 
 /** /healthz: the process answers. /readyz: it can also reach its database. */
-export async function healthRoutes(app: FastifyInstance, options: { db: Kysely<unknown> }) {
+export async function healthRoutes(app: FastifyInstance, options: { db: Kysely<ServerTables> }) {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (request, reply) => {
     try {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../app';
 import { loadConfig } from '../config';
 import { migrations, SERVER_SCHEMA } from '../db/migrations';
+import type { ServerTables } from '../db/schema';
 import { loadPortalBuild } from '../ssr/portal-bundle';
 import { loadTenantRegistry } from '../tenants/load-registry';
 
@@ -14,7 +15,7 @@ export async function startTestServer(env: Record<string, string> = {}) {
     LOG_LEVEL: 'warn',
     ...env,
   });
-  const database = await openTestDatabase(SERVER_SCHEMA, migrations);
+  const database = await openTestDatabase<ServerTables>(SERVER_SCHEMA, migrations);
   const app: FastifyInstance = await buildServer(config, {
     db: database.db,
     portal: await loadPortalBuild(config.portalDistDir),
