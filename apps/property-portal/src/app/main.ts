@@ -31,7 +31,12 @@ async function showHome(client: OidcClient) {
   const user = await currentUser(client);
   show(
     user
-      ? signedInView(t, user, () => void act(client.signOut()))
+      ? signedInView(
+          t,
+          user,
+          () => void act(client.signOut()),
+          () => void act(client.renew().then(() => showHome(client))),
+        )
       : signedOutView(t, () => void act(client.signInRedirect())),
   );
 }
@@ -54,14 +59,25 @@ function followSession(client: OidcClient) {
   client.events.addUserSignedOut(() => void client.removeUser());
 }
 
+const RESTARTED_KEY = 'property-portal.sign-in-restarted';
+
 async function completeSignIn(client: OidcClient) {
   show(loadingView(t.completing));
   try {
     await client.handleSignInCallback();
   } catch (error) {
+    // A sign-in this page did not start (the portal asked the provider for a fresh request when a
+    // tenant opened its /login directly) carries no state of ours. The provider session it made lets
+    // a sign-in of our own finish at once; try that once per tab, never in a loop.
+    if (/no matching state/i.test(String(error)) && !sessionStorage.getItem(RESTARTED_KEY)) {
+      sessionStorage.setItem(RESTARTED_KEY, '1');
+      await act(client.signInRedirect());
+      return;
+    }
     show(errorView(t, t.callbackError, error));
     return;
   }
+  sessionStorage.removeItem(RESTARTED_KEY);
   // Drops the code from the address bar and the history before showing the start page.
   window.history.replaceState(null, '', '/');
   await showHome(client);

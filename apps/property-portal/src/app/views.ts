@@ -12,10 +12,13 @@ export function signedOutView(t: Texts, onSignIn: () => void): HTMLElement {
   return element('section', {}, element('h1', {}, t.heading), element('p', {}, t.intro), button);
 }
 
-export function signedInView(t: Texts, user: User, onSignOut: () => void): HTMLElement {
+export function signedInView(t: Texts, user: User, onSignOut: () => void, onRenew: () => void): HTMLElement {
   const email = typeof user.profile.email === 'string' ? user.profile.email : '';
   const button = element('button', { type: 'button', 'data-testid': 'sign-out' }, t.signOut);
   button.addEventListener('click', onSignOut);
+  const renew = element('button', { type: 'button', class: 'secondary', 'data-testid': 'renew' }, t.renew);
+  renew.addEventListener('click', onRenew);
+  const validUntil = user.expires_at ? new Date(user.expires_at * 1000).toLocaleTimeString() : '–';
   return element(
     'section',
     {},
@@ -27,8 +30,14 @@ export function signedInView(t: Texts, user: User, onSignOut: () => void): HTMLE
       element('dd', { 'data-testid': 'user-email' }, email || t.noEmail),
       element('dt', {}, t.sub),
       element('dd', { 'data-testid': 'user-sub' }, user.profile.sub),
+      element('dt', {}, t.accessValidUntil),
+      element(
+        'dd',
+        { 'data-testid': 'token-expires', 'data-expires-at': String(user.expires_at ?? '') },
+        validUntil,
+      ),
     ),
-    button,
+    element('p', { class: 'actions' }, button, ' ', renew),
   );
 }
 
