@@ -1,54 +1,101 @@
+import type { WebhookEvent } from '@concierge/contracts';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ProviderConfig } from './config';
 import type { ProviderDatabase } from './db/schema';
+import type { MailMessage } from './mail/mail-message';
+import { createMailSender } from './mail/mail-sender';
 import { deleteExpiredPayloads } from './oidc/adapter';
 import { createClientDirectory } from './oidc/clients';
 import { createOidcProvider } from './oidc/provider';
+import { deleteSettledMessages } from './outbox/outbox';
+import { OutboxRelay } from './outbox/outbox-relay';
+import type { RetrySchedule } from './outbox/retry-schedule';
+import { deleteOldResetRequests } from './reset/reset-requests';
 import { adminUserRoutes } from './routes/admin-users';
+import { AUTHZ_REQUEST_PREFIX, authzGenerateRoutes } from './routes/authz-generate';
+import { checkSessionRoutes } from './routes/check-session';
 import type { RouteDeps } from './routes/deps';
 import { envelopeErrorHandler } from './routes/envelope-errors';
 import { healthRoutes } from './routes/health';
 import { loginRoutes } from './routes/login';
 import { oidcForwardRoutes } from './routes/oidc-forward';
+import { passwordResetRoutes } from './routes/password-reset';
 import { PUBLIC_PREFIX, publicInfoRoutes } from './routes/public-info';
 import { USER_ACTIONS_PREFIX, userExistenceRoutes } from './routes/user-existence';
+import { createWebhookSender } from './webhooks/webhook-sender';
 
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 
 export interface ProviderAppOptions {
   /** Fastify logger; off by default (tests). */
   logger?: FastifyServerOptions['logger'];
+  /** Outbox retry timing; tests shorten it. */
+  retrySchedule?: RetrySchedule;
 }
 
 /**
  * The whole provider as one Fastify instance, not yet listening: the hosted-page and admin routes of
- * cidaas, and oidc-provider behind them for every OIDC endpoint.
+ * cidaas, and oidc-provider behind them for every OIDC endpoint. The outbox relays (webhooks to the
+ * server, e-mails) run from ready to close.
  */
 export async function createProviderApp(
   config: ProviderConfig,
   database: ProviderDatabase,
   options: ProviderAppOptions = {},
 ): Promise<FastifyInstance> {
+  const { db } = database;
   const clients = createClientDirectory(config.clients);
-  const provider = await createOidcProvider(config, database.db, clients);
+  const provider = await createOidcProvider(config, db, clients);
   const app = Fastify({ logger: options.logger ?? false });
   provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'oidc-provider server error'));
 
-  const deps: RouteDeps = { config, db: database.db, provider, clients };
+  const webhooks = new OutboxRelay<WebhookEvent>({
+    db,
+    table: 'webhook_outbox',
+    send: createWebhookSender(config.webhook),
+    log: app.log,
+    describe: (event) => ({ eventtype: event.eventtype }),
+    schedule: options.retrySchedule,
+  });
+  const mailSender = createMailSender(config.mail);
+  const mail = new OutboxRelay<MailMessage>({
+    db,
+    table: 'mail_outbox',
+    send: mailSender.send,
+    log: app.log,
+    isPayloadErasedWhenSettled: true,
+    schedule: options.retrySchedule,
+  });
+
+  const deps: RouteDeps = { config, db, provider, clients, webhooks, mail };
   app.setErrorHandler(envelopeErrorHandler);
   await app.register(healthRoutes, deps);
   await app.register(loginRoutes, deps);
+  await app.register(checkSessionRoutes, deps);
+  await app.register(authzGenerateRoutes, { ...deps, prefix: AUTHZ_REQUEST_PREFIX });
   await app.register(userExistenceRoutes, { ...deps, prefix: USER_ACTIONS_PREFIX });
   await app.register(publicInfoRoutes, { ...deps, prefix: PUBLIC_PREFIX });
   await app.register(adminUserRoutes, deps);
+  await app.register(passwordResetRoutes, deps);
   await app.register(oidcForwardRoutes, deps);
 
   const housekeeping = setInterval(() => {
-    deleteExpiredPayloads(database.db).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'deleting expired oidc payloads failed'),
-    );
+    Promise.all([
+      deleteExpiredPayloads(db),
+      deleteSettledMessages(db, 'webhook_outbox'),
+      deleteSettledMessages(db, 'mail_outbox'),
+      deleteOldResetRequests(db),
+    ]).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
-  app.addHook('onClose', async () => clearInterval(housekeeping));
+  app.addHook('onReady', async () => {
+    webhooks.start();
+    mail.start();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(housekeeping);
+    await Promise.all([webhooks.stop(), mail.stop()]);
+    mailSender.close();
+  });
   return app;
 }

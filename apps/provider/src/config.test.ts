@@ -2,7 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEV_ADMIN_CLIENT_SECRET, loadConfig, productionRefusal } from './config';
+import {
+  ConfigError,
+  DEV_ADMIN_CLIENT_SECRET,
+  DEV_WEBHOOK_API_KEY,
+  loadConfig,
+  productionRefusal,
+} from './config';
 
 function clientsFile(content: unknown): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'provider-clients-')), 'clients.json');
@@ -92,8 +98,47 @@ describe('loadConfig', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
       PROVIDER_ADMIN_CLIENT_SECRET: 'a-long-production-secret',
+      PROVIDER_WEBHOOK_API_KEY: 'a-long-production-webhook-key',
     });
     expect(config.adminClient.clientSecret).toBe('a-long-production-secret');
+  });
+
+  it('requires a webhook API key of 16 characters or more in production', () => {
+    const production = { NODE_ENV: 'production', PROVIDER_ADMIN_CLIENT_SECRET: 'a-long-production-secret' };
+    expect(() => loadConfig(production)).toThrow(/PROVIDER_WEBHOOK_API_KEY/);
+    expect(() => loadConfig({ ...production, PROVIDER_WEBHOOK_API_KEY: 'short' })).toThrow(
+      /PROVIDER_WEBHOOK_API_KEY/,
+    );
+    const config = loadConfig({ ...production, PROVIDER_WEBHOOK_API_KEY: 'a-long-production-webhook-key' });
+    expect(config.webhook.apiKey).toBe('a-long-production-webhook-key');
+  });
+
+  it('sends webhooks to the portal host and mail to the local catcher by default', () => {
+    expect(loadConfig({ PORTAL_URL: 'https://login.example.com/' })).toMatchObject({
+      webhook: {
+        url: 'https://login.example.com/api/cidaas-webhook/events',
+        apiKey: DEV_WEBHOOK_API_KEY,
+        apiKeyHeader: 'X-API-Key',
+        loginWaitMs: 2000,
+      },
+      mail: { smtpUrl: 'smtp://localhost:1025', from: '"Concierge" <no-reply@concierge.test>' },
+    });
+    expect(() => loadConfig({ PROVIDER_WEBHOOK_API_KEY_HEADER: 'X-Key: injected' })).toThrow(
+      /PROVIDER_WEBHOOK_API_KEY_HEADER/,
+    );
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL/);
+  });
+
+  it('validates a client brand colour', () => {
+    const file = clientsFile([
+      {
+        client_id: 'x',
+        token_endpoint_auth_method: 'none',
+        redirect_uris: ['https://x.example.com/cb'],
+        brand_color: 'red',
+      },
+    ]);
+    expect(() => loadConfig({ PROVIDER_CLIENTS_FILE: file })).toThrow(/brand_color/);
   });
 
   it('adds clients from PROVIDER_CLIENTS_FILE, replacing a default with the same id', () => {

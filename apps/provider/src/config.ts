@@ -5,6 +5,8 @@ import { z } from 'zod';
 
 /** Known to everybody on purpose: only for local runs; production must bring its own (see loadConfig). */
 export const DEV_ADMIN_CLIENT_SECRET = 'concierge-dev-admin-client-secret';
+/** Same idea: the server's dev configuration expects this key on incoming webhooks. */
+export const DEV_WEBHOOK_API_KEY = 'concierge-dev-webhook-key';
 
 /**
  * Scopes the admin client may ask for with client_credentials. They are the cidaas names, so the
@@ -47,6 +49,11 @@ export const clientSchema = z
     registration_enabled: z.boolean().default(false),
     invite_enabled: z.boolean().default(false),
     required_roles: z.array(z.string().min(1)).default([]),
+    /** The tenant's brand colour, used for the button in the e-mails sent for this client. */
+    brand_color: z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #1864ab')
+      .optional(),
   })
   .superRefine((client, context) => {
     const isPublic = client.token_endpoint_auth_method === 'none';
@@ -97,6 +104,18 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('.data'),
   PROVIDER_SEED_DEMO: booleanFlag.default(true),
   PROVIDER_CLIENTS_FILE: z.string().min(1).optional(),
+  PROVIDER_WEBHOOK_URL: httpUrl.optional(),
+  PROVIDER_WEBHOOK_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  // An HTTP header name (RFC 9110 token), so that it can never smuggle a second header.
+  PROVIDER_WEBHOOK_API_KEY_HEADER: z
+    .string()
+    .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be an HTTP header name')
+    .default('X-API-Key'),
+  PROVIDER_WEBHOOK_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(2000),
+  SMTP_URL: z
+    .url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' })
+    .default('smtp://localhost:1025'),
+  PROVIDER_MAIL_FROM: z.string().min(3).max(320).default('"Concierge" <no-reply@concierge.test>'),
 });
 
 export interface ProviderConfig {
@@ -113,6 +132,14 @@ export interface ProviderConfig {
   database: DatabaseLocation;
   isDemoSeedEnabled: boolean;
   clients: ClientConfig[];
+  webhook: {
+    url: string;
+    apiKey: string;
+    apiKeyHeader: string;
+    /** How long a login answer waits for its own events to reach the server (provider-protocol.md). */
+    loginWaitMs: number;
+  };
+  mail: { smtpUrl: string; from: string };
 }
 
 export class ConfigError extends Error {
@@ -144,6 +171,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ProviderConfig
   if (isProduction && !vars.PROVIDER_ADMIN_CLIENT_SECRET) {
     throw new ConfigError('PROVIDER_ADMIN_CLIENT_SECRET is required when NODE_ENV=production');
   }
+  if (isProduction && !vars.PROVIDER_WEBHOOK_API_KEY) {
+    throw new ConfigError('PROVIDER_WEBHOOK_API_KEY is required when NODE_ENV=production');
+  }
   const adminClient = {
     clientId: vars.PROVIDER_ADMIN_CLIENT_ID,
     clientSecret: vars.PROVIDER_ADMIN_CLIENT_SECRET ?? DEV_ADMIN_CLIENT_SECRET,
@@ -166,6 +196,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ProviderConfig
     database: databaseLocationFromEnv(path.join(vars.DATA_DIR, 'provider'), env),
     isDemoSeedEnabled: vars.PROVIDER_SEED_DEMO,
     clients: mergeClients(defaults, extra),
+    webhook: {
+      url: vars.PROVIDER_WEBHOOK_URL ?? `${vars.PORTAL_URL}/api/cidaas-webhook/events`,
+      apiKey: vars.PROVIDER_WEBHOOK_API_KEY ?? DEV_WEBHOOK_API_KEY,
+      apiKeyHeader: vars.PROVIDER_WEBHOOK_API_KEY_HEADER,
+      loginWaitMs: vars.PROVIDER_WEBHOOK_WAIT_MS,
+    },
+    mail: { smtpUrl: vars.SMTP_URL, from: vars.PROVIDER_MAIL_FROM },
   };
 }
 
@@ -180,7 +217,9 @@ export function defaultClients(options: DefaultClientOptions): ClientConfig[] {
   return [
     clientSchema.parse({
       client_id: propertyPortalClientId,
-      client_name: 'Demo Property Portal',
+      // A tenant's name: it is what the reset e-mail's subject and greeting show.
+      client_name: 'Demo Immobilien AG',
+      brand_color: '#1864ab',
       token_endpoint_auth_method: 'none',
       grant_types: ['authorization_code', 'refresh_token'],
       redirect_uris: [`${propertyPortalUrl}/callback`, `${propertyPortalUrl}/silent-renew`],

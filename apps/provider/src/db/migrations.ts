@@ -62,4 +62,62 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0004_failed_login_attempts': {
+    async up(db) {
+      await db.schema
+        .alterTable('users')
+        .addColumn('failed_login_attempts', 'integer', (column) =>
+          column.notNull().defaultTo(0).check(sql`failed_login_attempts >= 0`),
+        )
+        .execute();
+    },
+  },
+  '0005_outboxes': {
+    async up(db) {
+      // Two tables of one shape: webhook events to the server and e-mails to the SMTP relay.
+      for (const table of ['webhook_outbox', 'mail_outbox']) {
+        await db.schema
+          .createTable(table)
+          .addColumn('id', 'text', (column) => column.primaryKey())
+          .addColumn('payload', 'jsonb', (column) => column.notNull())
+          .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0))
+          .addColumn('next_attempt_at', 'timestamptz', (column) => column.notNull().defaultTo(sql`now()`))
+          .addColumn('delivered_at', 'timestamptz')
+          .addColumn('given_up_at', 'timestamptz')
+          .addColumn('last_error', 'text')
+          .addColumn('created_at', 'timestamptz', (column) => column.notNull().defaultTo(sql`now()`))
+          .execute();
+        // The relay only ever looks for pending rows that are due.
+        await db.schema
+          .createIndex(`${table}_pending`)
+          .on(table)
+          .column('next_attempt_at')
+          .where(sql.ref('delivered_at'), 'is', null)
+          .where(sql.ref('given_up_at'), 'is', null)
+          .execute();
+      }
+    },
+  },
+  '0006_password_reset_requests': {
+    async up(db) {
+      await db.schema
+        .createTable('password_reset_requests')
+        .addColumn('rprq', 'text', (column) => column.primaryKey())
+        .addColumn('exchange_id_hash', 'text', (column) => column.notNull())
+        .addColumn('sub', 'text', (column) => column.notNull().references('users.sub').onDelete('cascade'))
+        .addColumn('request_id', 'text', (column) => column.notNull())
+        .addColumn('client_id', 'text')
+        .addColumn('subdomain', 'text')
+        .addColumn('created_at', 'timestamptz', (column) => column.notNull().defaultTo(sql`now()`))
+        .addColumn('expires_at', 'timestamptz', (column) => column.notNull())
+        .addColumn('used_at', 'timestamptz')
+        .execute();
+      // The rate limit counts a user's recent requests.
+      await db.schema
+        .createIndex('password_reset_requests_sub_created_at')
+        .on('password_reset_requests')
+        .columns(['sub', 'created_at'])
+        .execute();
+    },
+  },
 };

@@ -18,6 +18,8 @@ export interface UsersTable {
   locale: string | null;
   mobile_number: string | null;
   roles: ColumnType<string[], string | undefined, string>;
+  /** Wrong passwords since the last success or unlock; the third one locks (spec §4, §9). */
+  failed_login_attempts: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -39,11 +41,46 @@ export interface ProviderKeysTable {
   created_at: Timestamp;
 }
 
+/**
+ * A message waiting to leave (webhook event or e-mail): written in the transaction of the change that
+ * caused it, delivered afterwards, retried until delivered or given up (outbox/outbox-relay.ts).
+ */
+export interface OutboxTable {
+  id: string;
+  payload: Json<Record<string, unknown>>;
+  attempts: ColumnType<number, number | undefined, number>;
+  /** Also a lease: whoever is delivering a row pushes it into the future first. */
+  next_attempt_at: Timestamp;
+  delivered_at: Date | null;
+  given_up_at: Date | null;
+  last_error: string | null;
+  created_at: Timestamp;
+}
+
+export interface PasswordResetRequestsTable {
+  /** The reset request id (`rprq`) the e-mail link and the accept call carry. */
+  rprq: string;
+  /** sha256 of the exchange id: a database reader cannot use a stored request. */
+  exchange_id_hash: string;
+  sub: string;
+  request_id: string;
+  client_id: string | null;
+  subdomain: string | null;
+  created_at: Timestamp;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
 export interface ProviderTables {
   users: UsersTable;
   oidc_payloads: OidcPayloadsTable;
   provider_keys: ProviderKeysTable;
+  webhook_outbox: OutboxTable;
+  mail_outbox: OutboxTable;
+  password_reset_requests: PasswordResetRequestsTable;
 }
+
+export type OutboxName = 'webhook_outbox' | 'mail_outbox';
 
 export type ProviderDb = Kysely<ProviderTables>;
 export type ProviderDatabase = Database<ProviderTables>;

@@ -1,7 +1,7 @@
 import type { ClientMetadata } from 'oidc-provider';
 import type { ClientConfig } from '../config';
 
-/** Our client metadata by client_id: subdomain, registration flags, required roles, display fields. */
+/** Our client metadata by client_id: subdomain, registration flags, required roles, brand colour, display fields. */
 export type ClientDirectory = ReadonlyMap<string, ClientConfig>;
 
 export function createClientDirectory(clients: readonly ClientConfig[]): ClientDirectory {
@@ -15,6 +15,7 @@ export function toOidcClientMetadata(client: ClientConfig): ClientMetadata {
     registration_enabled: _registrationEnabled,
     invite_enabled: _inviteEnabled,
     required_roles: _requiredRoles,
+    brand_color: _brandColor,
     ...standard
   } = client;
   return {

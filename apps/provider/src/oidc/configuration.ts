@@ -15,6 +15,7 @@ import { loadFirstPartyGrant } from './grants';
 import type { ProviderKeys } from './keys';
 import { logoutSource, postLogoutSuccessSource, renderError } from './pages';
 import { createInteractionPolicy, createInteractionUrl } from './policy';
+import { CHECK_SESSION_PATH } from './session-management';
 
 /** cidaas's endpoint paths (provider-protocol.md), so relying parties cannot tell the two apart. */
 export const CIDAAS_ROUTES = {
@@ -30,6 +31,7 @@ export const CIDAAS_ROUTES = {
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
+export const SESSION_TTL_SECONDS = 14 * DAY;
 
 export interface OidcDependencies {
   config: ProviderConfig;
@@ -85,6 +87,11 @@ export function createOidcConfiguration({ config, db, keys, clients }: OidcDepen
       return settings !== undefined && clientOrigins(settings).has(origin);
     },
     renderError,
+    // Session Management 1.0 is added back by hand (oidc/session-management.ts, routes/check-session.ts).
+    discovery: {
+      claim_types_supported: ['normal'],
+      check_session_iframe: `${config.issuer}${CHECK_SESSION_PATH}`,
+    },
     ttl: {
       AccessToken: HOUR,
       AuthorizationCode: MINUTE,
@@ -92,7 +99,7 @@ export function createOidcConfiguration({ config, db, keys, clients }: OidcDepen
       IdToken: HOUR,
       Interaction: HOUR,
       Grant: 14 * DAY,
-      Session: 14 * DAY,
+      Session: SESSION_TTL_SECONDS,
       RefreshToken: refreshTokenTtl,
     },
     ...(isLoopback(config.issuer) ? { fetch: fetchWithoutSsrfGuard } : {}),

@@ -2,7 +2,8 @@ import { emailSchema, failure, isStrongPassword, ok } from '@concierge/contracts
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { USER_STATUSES } from '../db/schema';
-import { createUser, findUserBySub, setUserStatus } from '../users/users';
+import { changeUserStatus } from '../users/user-status';
+import { createUser } from '../users/users';
 import { requireAdminToken } from './admin-auth';
 import type { RouteDeps } from './deps';
 import { sendValidationFailure } from './envelope-errors';
@@ -27,7 +28,10 @@ const statusParamsSchema = z.object({ sub: z.string().min(1).max(200) });
 const statusBodySchema = z.object({ status: z.enum(USER_STATUSES) });
 
 /** The server's admin API (provider-protocol.md, "Admin API"); every route needs the admin token. */
-export const adminUserRoutes: FastifyPluginAsync<RouteDeps> = async (app, { config, db, provider }) => {
+export const adminUserRoutes: FastifyPluginAsync<RouteDeps> = async (
+  app,
+  { config, db, provider, webhooks },
+) => {
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', requireAdminToken(provider, config.adminClient.clientId));
 
@@ -75,10 +79,16 @@ export const adminUserRoutes: FastifyPluginAsync<RouteDeps> = async (app, { conf
     if (!params.success) return sendValidationFailure(reply, params.error);
     const body = statusBodySchema.safeParse(request.body);
     if (!body.success) return sendValidationFailure(reply, body.error);
-    const isUpdated = await setUserStatus(db, params.data.sub, body.data.status);
-    if (!isUpdated)
+    const { user, eventIds } = await changeUserStatus(
+      db,
+      params.data.sub,
+      body.data.status,
+      config.adminClient.clientId,
+    );
+    if (!user)
       return reply.code(404).send(failure(404, 'user_not_found', 'no user with this sub', 'UserException'));
-    const user = await findUserBySub(db, params.data.sub);
-    return ok({ sub: params.data.sub, userStatus: user?.status ?? body.data.status });
+    // Nobody waits for the activation event; the relay delivers it in the background.
+    void webhooks.deliver(eventIds);
+    return ok({ sub: user.sub, userStatus: user.status });
   });
 };

@@ -103,7 +103,7 @@ describe('routes the hosted login pages call', () => {
         status: 200,
         data: {
           client_id: 'property-portal-demo',
-          client_name: 'Demo Property Portal',
+          client_name: 'Demo Immobilien AG',
           login_providers: [],
           registration_enabled: true,
           invite_enabled: true,

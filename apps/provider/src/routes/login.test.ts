@@ -10,7 +10,8 @@ import {
   startProvider,
 } from '../test-support/provider-harness';
 import { TestBrowser } from '../test-support/test-browser';
-import { createUser, DEMO_USER, setUserStatus } from '../users/users';
+import { changeUserStatus } from '../users/user-status';
+import { createUser, DEMO_USER } from '../users/users';
 
 const PASSWORD = 'Corr3ct-Horse!';
 const ROLE_CLIENT = {
@@ -117,7 +118,7 @@ describe('POST /login-srv/login', () => {
     if (!created.isCreated) throw new Error('user not created');
     const browser = new TestBrowser();
     await signIn(harness, browser, { email, password: PASSWORD });
-    await setUserStatus(harness.database.db, created.sub, 'DECLINED');
+    await changeUserStatus(harness.database.db, created.sub, 'DECLINED', 'test');
     const { loginUrl } = await startAuthorization(harness, browser, createPkce());
     expect(loginUrl.searchParams.get('requestId')).toBeTruthy();
   });

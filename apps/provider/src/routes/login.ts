@@ -4,7 +4,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { clientOfInteraction, findInteraction, remainingSeconds } from '../oidc/interactions';
 import { type LoginPageParams, portalLoginUrl } from '../portal-urls';
-import { findUserByCredentials, hasRequiredRoles } from '../users/users';
+import { attemptPasswordLogin } from '../users/password-login';
 import type { RouteDeps } from './deps';
 import { describeIssues } from './envelope-errors';
 
@@ -26,7 +26,10 @@ type LoginError = keyof typeof DESCRIPTIONS;
  * redirects: on success to oidc-provider's resume URL (which then sends the code to the relying party),
  * otherwise back to the portal's /login with `error`.
  */
-export const loginRoutes: FastifyPluginAsync<RouteDeps> = async (app, { config, db, provider, clients }) => {
+export const loginRoutes: FastifyPluginAsync<RouteDeps> = async (
+  app,
+  { config, db, provider, clients, webhooks },
+) => {
   await app.register(formbody);
   app.removeContentTypeParser('text/plain');
 
@@ -66,11 +69,18 @@ export const loginRoutes: FastifyPluginAsync<RouteDeps> = async (app, { config, 
     const { username, password } = form.data;
     const failed = (error: LoginError) =>
       backToLogin(reply, error, { requestId: interaction.uid, subdomain, username });
-    const user = await findUserByCredentials(db, username, password);
+    const { outcome, eventIds } = await attemptPasswordLogin(db, {
+      email: username,
+      password,
+      clientId: client?.client_id ?? String(interaction.params.client_id),
+      requiredRoles: client?.required_roles ?? [],
+    });
+    // The portal reads the server's failed-login counter as soon as it sees the answer: give the events
+    // a bounded moment to arrive first (the relay keeps trying afterwards).
+    await webhooks.deliver(eventIds, config.webhook.loginWaitMs);
     // A locked (DECLINED) user is answered exactly like a wrong password (provider-protocol.md).
-    if (!user || user.status === 'DECLINED') return failed('invalid_username_password');
-    if (user.status === 'PENDING') return failed('email_not_verified');
-    if (!hasRequiredRoles(user.roles, client?.required_roles ?? [])) return failed('access_denied');
+    if (outcome.result !== 'signed_in') return failed(outcome.result);
+    const { user } = outcome;
 
     // Finish the interaction ourselves and send the browser to its resume URL: the resume cookie set at
     // /authz-srv/authz still ties the flow to the browser that started it. interactionFinished() cannot

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { openTestDatabase } from '@concierge/database';
 import type { FastifyInstance } from 'fastify';
-import { createProviderApp } from '../app';
+import { createProviderApp, type ProviderAppOptions } from '../app';
 import { type ClientConfig, clientSchema, loadConfig, type ProviderConfig } from '../config';
 import { migrations } from '../db/migrations';
 import type { ProviderDatabase, ProviderTables } from '../db/schema';
@@ -23,10 +23,25 @@ export interface ProviderHarness {
 }
 
 /**
+ * Nothing listens on port 1: webhooks and e-mails of tests that do not look at them fail at once
+ * (and are retried quietly) instead of waiting for a DNS answer about portal.test.
+ */
+const NOWHERE = '127.0.0.1:1';
+
+export interface StartOptions {
+  /** More environment variables, e.g. PROVIDER_WEBHOOK_URL or SMTP_URL of a test receiver. */
+  env?: Record<string, string>;
+  retrySchedule?: ProviderAppOptions['retrySchedule'];
+}
+
+/**
  * The real app on a free loopback port, with its own database (in-memory PGlite, or a fresh schema
  * when DATABASE_URL is set). The port is chosen first because the issuer URL must contain it.
  */
-export async function startProvider(extraClients: Record<string, unknown>[] = []): Promise<ProviderHarness> {
+export async function startProvider(
+  extraClients: Record<string, unknown>[] = [],
+  options: StartOptions = {},
+): Promise<ProviderHarness> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const config = loadConfig({
@@ -34,11 +49,14 @@ export async function startProvider(extraClients: Record<string, unknown>[] = []
     PORTAL_URL,
     PROPERTY_PORTAL_URL: RP_URL,
     PROPERTY_PORTAL_CLIENT_ID: RP_CLIENT_ID,
+    PROVIDER_WEBHOOK_URL: `http://${NOWHERE}/api/cidaas-webhook/events`,
+    SMTP_URL: `smtp://${NOWHERE}`,
+    ...options.env,
   });
   config.clients.push(...extraClients.map((client): ClientConfig => clientSchema.parse(client)));
   const database = await openTestDatabase<ProviderTables>('provider', migrations);
   await seedDemoUser(database.db);
-  const app = await createProviderApp(config, database);
+  const app = await createProviderApp(config, database, { retrySchedule: options.retrySchedule });
   await app.listen({ port, host: '127.0.0.1' });
   return {
     baseUrl,
@@ -52,7 +70,7 @@ export async function startProvider(extraClients: Record<string, unknown>[] = []
   };
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

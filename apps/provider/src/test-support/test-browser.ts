@@ -37,6 +37,11 @@ export class TestBrowser {
     throw new Error(`too many redirects from ${url}`);
   }
 
+  /** The value of a stored cookie, as document.cookie would show it on that path. */
+  cookie(name: string, path = '/'): string | undefined {
+    return this.#cookies.get(`${name};${path}`)?.value;
+  }
+
   cookieHeader(path: string): string {
     return [...this.#cookies.values()]
       .filter(

@@ -50,16 +50,6 @@ export function findUserBySub(db: ProviderDb, sub: string): Promise<User | undef
   return db.selectFrom('users').selectAll().where('sub', '=', sub).executeTakeFirst();
 }
 
-/** Returns false when no user has this sub. */
-export async function setUserStatus(db: ProviderDb, sub: string, status: UserStatus): Promise<boolean> {
-  const result = await db
-    .updateTable('users')
-    .set({ status, updated_at: new Date() })
-    .where('sub', '=', sub)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
 /**
  * The user whose password matches, whatever their status (the caller decides what a PENDING or
  * DECLINED user gets). Unknown e-mails cost a hash check too, so timing does not reveal accounts.

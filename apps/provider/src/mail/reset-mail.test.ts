@@ -1,0 +1,80 @@
+import { LANGUAGES } from '@concierge/contracts';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_BRAND_COLOR, readableTextColor } from './brand-color';
+import { interpolate, MAIL_TEXTS } from './mail-texts';
+import { renderResetMail } from './reset-mail';
+
+function flatten(value: unknown, prefix = ''): Record<string, string> {
+  if (typeof value === 'string') return { [prefix]: value };
+  return Object.assign(
+    {},
+    ...Object.entries(value as Record<string, unknown>).map(([key, child]) =>
+      flatten(child, prefix ? `${prefix}.${key}` : key),
+    ),
+  );
+}
+
+const placeholders = (text: string) =>
+  [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((match) => match[1]).sort();
+
+describe('reset e-mail', () => {
+  const input = {
+    to: 'anna@example.com',
+    language: 'de' as const,
+    tenantName: 'Müller & <Söhne> "AG"',
+    link: 'http://portal.test/password-set?exchangeid=a&rprq=b&email=anna%40example.com',
+    minutes: 30,
+  };
+
+  it('has the same keys and placeholders in every language, none empty', () => {
+    const german = flatten(MAIL_TEXTS.de);
+    for (const language of LANGUAGES) {
+      const texts = flatten(MAIL_TEXTS[language]);
+      expect(Object.keys(texts).sort()).toEqual(Object.keys(german).sort());
+      for (const [key, text] of Object.entries(texts)) {
+        expect(text.trim(), `${language} ${key}`).not.toBe('');
+        expect(placeholders(text), `${language} ${key}`).toEqual(placeholders(german[key] ?? ''));
+      }
+    }
+  });
+
+  it('fills placeholders and leaves unknown ones visible', () => {
+    expect(
+      interpolate('{{tenantName}} for {{ minutes }} min, {{other}}', { tenantName: 'X', minutes: 30 }),
+    ).toBe('X for 30 min, {{other}}');
+  });
+
+  it('escapes every value in the HTML part and keeps the text part plain', () => {
+    const mail = renderResetMail(input);
+    expect(mail.subject).toBe('Neues Passwort für das Mieterportal Müller & <Söhne> "AG"');
+    expect(mail.html).toContain('Müller &#38; &#60;Söhne&#62; &#34;AG&#34;');
+    expect(mail.html).not.toContain('<Söhne>');
+    expect(mail.html).toContain(
+      'href="http://portal.test/password-set?exchangeid=a&#38;rprq=b&#38;email=anna%40example.com"',
+    );
+    expect(mail.text).toContain(`${input.link}\n`);
+    expect(mail.text).toContain('Der Link ist 30 Minuten gültig.');
+    expect(mail.text).not.toContain('{{');
+    expect(mail.html).not.toContain('{{');
+  });
+
+  it('uses the brand colour for the button, else a dark blue with white text', () => {
+    expect(renderResetMail(input).html).toContain(`background:${DEFAULT_BRAND_COLOR};color:#ffffff`);
+    expect(renderResetMail({ ...input, brandColor: '#ffe066' }).html).toContain(
+      'background:#ffe066;color:#000000',
+    );
+  });
+
+  it('picks black or white text by contrast', () => {
+    expect(readableTextColor('#000000')).toBe('#ffffff');
+    expect(readableTextColor('#ffffff')).toBe('#000000');
+    expect(readableTextColor('#1864ab')).toBe('#ffffff');
+    expect(readableTextColor('#f59f00')).toBe('#000000');
+  });
+
+  it.each(LANGUAGES)('renders in %s', (language) => {
+    const mail = renderResetMail({ ...input, language });
+    expect(mail.html).toContain(`<html lang="${language}">`);
+    expect(mail.text).toContain(MAIL_TEXTS[language].reset.ignore);
+  });
+});

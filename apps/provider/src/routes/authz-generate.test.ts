@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createPkce,
+  exchangeCode,
+  PORTAL_URL,
+  type ProviderHarness,
+  postLogin,
+  RP_CLIENT_ID,
+  RP_REDIRECT_URI,
+  RP_URL,
+  startAuthorization,
+  startProvider,
+} from '../test-support/provider-harness';
+import { TestBrowser } from '../test-support/test-browser';
+import { DEMO_USER } from '../users/users';
+
+const GENERATE_PATH = '/authz-srv/authrequest/authz/generate';
+
+describe('POST /authz-srv/authrequest/authz/generate', () => {
+  let harness: ProviderHarness;
+  beforeAll(async () => {
+    harness = await startProvider();
+  });
+  afterAll(() => harness.close());
+
+  function generate(browser: TestBrowser, body: unknown, origin: string | null = PORTAL_URL) {
+    return browser.fetch(`${harness.baseUrl}${GENERATE_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(origin ? { origin } : {}) },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  }
+
+  const request = {
+    client_id: RP_CLIENT_ID,
+    redirect_uri: RP_REDIRECT_URI,
+    response_type: 'code',
+    scope: 'openid email profile mobile',
+    nonce: 'nonce-1',
+  };
+
+  it('gives a requestId that the login form finishes, leaving a session in the same browser', async () => {
+    const browser = new TestBrowser();
+    const generated = await generate(browser, request);
+    expect(generated.status).toBe(200);
+    expect(generated.headers.get('access-control-allow-origin')).toBe(PORTAL_URL);
+    expect(generated.headers.get('access-control-allow-credentials')).toBe('true');
+    const body = (await generated.json()) as {
+      success: boolean;
+      status: number;
+      data: { requestId: string };
+    };
+    expect(body).toEqual({ success: true, status: 200, data: { requestId: expect.any(String) } });
+    const { requestId } = body.data;
+
+    // It is a real request: the hosted pages can read its client.
+    const info = (await (await fetch(`${harness.baseUrl}/public-srv/public/${requestId}`)).json()) as {
+      data: { client_id: string };
+    };
+    expect(info.data.client_id).toBe(RP_CLIENT_ID);
+
+    const login = await postLogin(harness, browser, {
+      username: DEMO_USER.email,
+      password: DEMO_USER.password,
+      requestId,
+    });
+    expect(login.status).toBe(303);
+    const callback = await browser.followUntil(login.headers.get('location') ?? '', (url) =>
+      url.startsWith(RP_URL),
+    );
+    expect(`${callback.origin}${callback.pathname}`).toBe(RP_REDIRECT_URI);
+    expect(callback.searchParams.get('code')).toBeTruthy();
+    expect(callback.searchParams.get('state')).toBeTruthy();
+
+    // The relying party does not know that state and starts a normal sign-in: no login page now.
+    const pkce = createPkce();
+    const authorize = await browser.fetch(
+      `${harness.baseUrl}/authz-srv/authz?${new URLSearchParams({
+        client_id: RP_CLIENT_ID,
+        response_type: 'code',
+        scope: 'openid email profile mobile',
+        redirect_uri: RP_REDIRECT_URI,
+        code_challenge: pkce.challenge,
+        code_challenge_method: 'S256',
+        state: 'rp-state',
+      })}`,
+    );
+    const second = new URL(authorize.headers.get('location') ?? '');
+    expect(`${second.origin}${second.pathname}`).toBe(RP_REDIRECT_URI);
+    expect(second.searchParams.get('state')).toBe('rp-state');
+    const tokens = await exchangeCode(harness, second.searchParams.get('code') ?? '', pkce);
+    expect(tokens.access_token).toBeTruthy();
+  });
+
+  it('binds the generated request to the browser that asked for it', async () => {
+    const generated = await generate(new TestBrowser(), request);
+    const { data } = (await generated.json()) as { data: { requestId: string } };
+    const stranger = new TestBrowser();
+    const login = await postLogin(harness, stranger, {
+      username: DEMO_USER.email,
+      password: DEMO_USER.password,
+      requestId: data.requestId,
+    });
+    const resumed = await stranger.fetch(login.headers.get('location') ?? '');
+    expect(resumed.status).toBe(400);
+    expect(resumed.headers.get('location') ?? '').not.toContain('code=');
+  });
+
+  it('asks for a login even when the browser is signed in already', async () => {
+    const browser = new TestBrowser();
+    const { requestId } = await startAuthorization(harness, browser, createPkce());
+    const login = await postLogin(harness, browser, {
+      username: DEMO_USER.email,
+      password: DEMO_USER.password,
+      requestId,
+    });
+    await browser.followUntil(login.headers.get('location') ?? '', (url) => url.startsWith(RP_URL));
+    const generated = await generate(browser, request);
+    expect(((await generated.json()) as { data: { requestId: string } }).data.requestId).toBeTruthy();
+  });
+
+  it('fills in response_type and scope when they are left out', async () => {
+    const response = await generate(new TestBrowser(), {
+      client_id: RP_CLIENT_ID,
+      redirect_uri: RP_REDIRECT_URI,
+    });
+    expect(response.status).toBe(200);
+  });
+
+  it.each([
+    ['an unknown client', { ...request, client_id: 'nobody' }, 'invalid_client'],
+    [
+      'an unregistered redirect_uri',
+      { ...request, redirect_uri: `${RP_URL}/elsewhere` },
+      'invalid_redirect_uri',
+    ],
+    ['a client without the code flow', { ...request, client_id: 'concierge-server' }, 'invalid_client'],
+    ['another response_type', { ...request, response_type: 'token' }, 'unsupported_response_type'],
+    ['a scope without openid', { ...request, scope: 'email' }, 'invalid_request'],
+    ['a missing client_id', { redirect_uri: RP_REDIRECT_URI }, 'invalid_request'],
+  ])('answers %s with a 400 envelope', async (_name, body, code) => {
+    const response = await generate(new TestBrowser(), body);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ success: false, status: 400, error: { code } });
+  });
+
+  it('answers broken JSON and other media types with 4xx envelopes', async () => {
+    const broken = await generate(new TestBrowser(), '{"client_id":');
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ success: false, status: 400 });
+    const text = await fetch(`${harness.baseUrl}${GENERATE_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'client_id=x',
+    });
+    expect(text.status).toBe(415);
+    expect(await text.json()).toMatchObject({ success: false, status: 415 });
+  });
+
+  it('refuses a browser on another origin and lets the server call without one', async () => {
+    const foreign = await generate(new TestBrowser(), request, 'http://evil.test');
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toMatchObject({ success: false, error: { code: 'forbidden_origin' } });
+    expect((await generate(new TestBrowser(), request, null)).status).toBe(200);
+  });
+
+  it('allows the portal a credentialed CORS preflight', async () => {
+    const response = await fetch(`${harness.baseUrl}${GENERATE_PATH}`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: PORTAL_URL,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe(PORTAL_URL);
+    expect(response.headers.get('access-control-allow-credentials')).toBe('true');
+  });
+});

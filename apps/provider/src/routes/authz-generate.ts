@@ -1,0 +1,111 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { failure, ok } from '@concierge/contracts';
+import cors from '@fastify/cors';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { CIDAAS_ROUTES } from '../oidc/configuration';
+import type { RouteDeps } from './deps';
+import { sendValidationFailure } from './envelope-errors';
+import { portalCorsOptions } from './portal-cors';
+
+export const AUTHZ_REQUEST_PREFIX = '/authz-srv/authrequest';
+
+// Unknown fields are dropped: cidaas's generate takes more (ui_locales, …) and callers may send them.
+const generateBodySchema = z.object({
+  client_id: z.string().min(1).max(200),
+  redirect_uri: z.string().min(1).max(2000),
+  response_type: z.string().min(1).max(100).default('code'),
+  scope: z.string().min(1).max(1000).default('openid email profile mobile'),
+  nonce: z.string().min(1).max(500).optional(),
+});
+
+// The browser's headers that shape how oidc-provider treats the request: cookies tie it to the browser's
+// session, host and the proxy headers make the resume URL the one the browser can reach.
+const FORWARDED_HEADERS = [
+  'host',
+  'cookie',
+  'user-agent',
+  'accept-language',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+];
+
+function badRequest(reply: FastifyReply, code: string, message: string) {
+  return reply.code(400).send(failure(400, code, message, 'AuthzRequestException'));
+}
+
+/**
+ * `POST /authz-srv/authrequest/authz/generate` (provider-protocol.md): a fresh requestId for the portal
+ * when /login was opened without one. It runs a real authorization request through oidc-provider on
+ * behalf of the calling browser — with its cookies, and handing oidc-provider's interaction and
+ * resume cookies back to it — so the login form POST finishes it like any other and leaves a session
+ * in that browser. PKCE is required, so a throw-away S256 challenge is made up: the code at the end
+ * is redeemable by nobody, and `state` is random. The relying party, finding an unknown state on its
+ * callback, starts a normal sign-in, which the new session completes at once. prompt=login makes
+ * sure there is an interaction (and so a requestId) even when the browser is signed in already.
+ */
+export const authzGenerateRoutes: FastifyPluginAsync<RouteDeps> = async (app, { config, clients }) => {
+  await app.register(cors, portalCorsOptions(config.portalUrl));
+  app.removeContentTypeParser('text/plain');
+  const allowedOrigins = new Set([new URL(config.portalUrl).origin, config.issuer]);
+
+  app.post('/authz/generate', async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    // Browsers send Origin on every cross-origin POST; the server's own calls send none.
+    const origin = request.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin)) {
+      return reply
+        .code(403)
+        .send(failure(403, 'forbidden_origin', 'origin not allowed', 'AuthzRequestException'));
+    }
+    const body = generateBodySchema.safeParse(request.body);
+    if (!body.success) return sendValidationFailure(reply, body.error);
+    const { client_id: clientId, redirect_uri: redirectUri, response_type, scope, nonce } = body.data;
+    const client = clients.get(clientId);
+    if (!client?.grant_types.includes('authorization_code')) {
+      return badRequest(reply, 'invalid_client', 'unknown client_id or not allowed to sign users in');
+    }
+    if (!client.redirect_uris.includes(redirectUri)) {
+      return badRequest(reply, 'invalid_redirect_uri', 'redirect_uri is not registered for this client');
+    }
+    if (response_type !== 'code') {
+      return badRequest(reply, 'unsupported_response_type', 'only response_type=code is supported');
+    }
+
+    const authorization = new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      response_type,
+      scope,
+      state: randomBytes(16).toString('base64url'),
+      code_challenge: createHash('sha256').update(randomBytes(32)).digest('base64url'),
+      code_challenge_method: 'S256',
+      prompt: 'login',
+      ...(nonce ? { nonce } : {}),
+    });
+    const headers: Record<string, string> = {};
+    for (const name of FORWARDED_HEADERS) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    const answer = await app.inject({
+      method: 'GET',
+      url: `${CIDAAS_ROUTES.authorization}?${authorization}`,
+      headers,
+    });
+
+    const location = answer.headers.location;
+    const target = typeof location === 'string' ? URL.parse(location, config.issuer) : null;
+    const requestId = target?.searchParams.get('requestId');
+    if (answer.statusCode !== 303 || !requestId) {
+      // oidc-provider refused the request (e.g. a scope without openid): its error, as an envelope.
+      const error = target?.searchParams.get('error') ?? 'invalid_request';
+      const description = target?.searchParams.get('error_description') ?? 'the authorization request failed';
+      return badRequest(reply, error, description);
+    }
+    const setCookie = answer.headers['set-cookie'];
+    if (setCookie) reply.header('set-cookie', setCookie);
+    return ok({ requestId });
+  });
+};

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  adminToken,
+  createPkce,
+  type ProviderHarness,
+  postLogin,
+  RP_URL,
+  startAuthorization,
+  startProvider,
+} from '../test-support/provider-harness';
+import { TestBrowser } from '../test-support/test-browser';
+import { createUser, findUserByEmail } from './users';
+
+const PASSWORD = 'Corr3ct-Horse!';
+const WRONG = 'Wr0ng-Horse!';
+
+describe('lockout after three wrong passwords (spec §4, §9)', () => {
+  let harness: ProviderHarness;
+  beforeAll(async () => {
+    harness = await startProvider();
+  });
+  afterAll(() => harness.close());
+
+  async function newUser(email: string, status: 'VERIFIED' | 'PENDING' = 'VERIFIED'): Promise<string> {
+    const created = await createUser(harness.database.db, { email, password: PASSWORD, status });
+    if (!created.isCreated) throw new Error('user not created');
+    return created.sub;
+  }
+
+  async function login(email: string, password: string): Promise<URL> {
+    const browser = new TestBrowser();
+    const { requestId } = await startAuthorization(harness, browser, createPkce());
+    const response = await postLogin(harness, browser, { username: email, password, requestId });
+    expect(response.status).toBe(303);
+    return new URL(response.headers.get('location') ?? '');
+  }
+
+  async function stateOf(email: string) {
+    const user = await findUserByEmail(harness.database.db, email);
+    return { status: user?.status, failed: user?.failed_login_attempts };
+  }
+
+  it('locks the account at the third wrong password', async () => {
+    const email = 'three@example.com';
+    await newUser(email);
+    for (const expected of [1, 2]) {
+      expect((await login(email, WRONG)).searchParams.get('error')).toBe('invalid_username_password');
+      expect(await stateOf(email)).toEqual({ status: 'VERIFIED', failed: expected });
+    }
+    expect((await login(email, WRONG)).searchParams.get('error')).toBe('invalid_username_password');
+    expect(await stateOf(email)).toEqual({ status: 'DECLINED', failed: 3 });
+  });
+
+  it('answers the right password of a locked account like a wrong one', async () => {
+    const email = 'locked-right@example.com';
+    await newUser(email);
+    for (let attempt = 0; attempt < 3; attempt += 1) await login(email, WRONG);
+    const location = await login(email, PASSWORD);
+    expect(location.origin).not.toBe(RP_URL);
+    expect(location.searchParams.get('error')).toBe('invalid_username_password');
+    expect(location.searchParams.get('error_description')).toBe('Incorrect username or password');
+    expect(await stateOf(email)).toEqual({ status: 'DECLINED', failed: 3 });
+  });
+
+  it('checks at most three passwords when twenty wrong ones arrive at once', async () => {
+    const email = 'parallel@example.com';
+    await newUser(email);
+    const browser = new TestBrowser();
+    const { requestId } = await startAuthorization(harness, browser, createPkce());
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        postLogin(harness, browser, { username: email, password: WRONG, requestId }),
+      ),
+    );
+    for (const response of responses) {
+      expect(new URL(response.headers.get('location') ?? '').searchParams.get('error')).toBe(
+        'invalid_username_password',
+      );
+    }
+    // Every checked wrong password adds one; a fourth check would have made it 4.
+    expect(await stateOf(email)).toEqual({ status: 'DECLINED', failed: 3 });
+  });
+
+  it('starts counting again after a successful sign-in', async () => {
+    const email = 'recovers@example.com';
+    await newUser(email);
+    await login(email, WRONG);
+    await login(email, WRONG);
+    expect((await stateOf(email)).failed).toBe(2);
+    const location = await login(email, PASSWORD);
+    expect(location.origin).toBe(harness.baseUrl);
+    expect(await stateOf(email)).toEqual({ status: 'VERIFIED', failed: 0 });
+    await login(email, WRONG);
+    expect(await stateOf(email)).toEqual({ status: 'VERIFIED', failed: 1 });
+  });
+
+  it('locks a PENDING account too, and the right password clears its count', async () => {
+    const email = 'pending-count@example.com';
+    await newUser(email, 'PENDING');
+    await login(email, WRONG);
+    expect((await login(email, PASSWORD)).searchParams.get('error')).toBe('email_not_verified');
+    expect(await stateOf(email)).toEqual({ status: 'PENDING', failed: 0 });
+    for (let attempt = 0; attempt < 3; attempt += 1) await login(email, WRONG);
+    expect(await stateOf(email)).toEqual({ status: 'DECLINED', failed: 3 });
+  });
+
+  it('unlocks and clears the count with PATCH status VERIFIED', async () => {
+    const email = 'unlock@example.com';
+    const sub = await newUser(email);
+    for (let attempt = 0; attempt < 3; attempt += 1) await login(email, WRONG);
+    const response = await fetch(`${harness.baseUrl}/user-srv/users/${sub}/status`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await adminToken(harness)}` },
+      body: JSON.stringify({ status: 'VERIFIED' }),
+    });
+    expect(await response.json()).toEqual({
+      success: true,
+      status: 200,
+      data: { sub, userStatus: 'VERIFIED' },
+    });
+    expect(await stateOf(email)).toEqual({ status: 'VERIFIED', failed: 0 });
+    expect((await login(email, PASSWORD)).origin).toBe(harness.baseUrl);
+  });
+
+  it('changes nothing in the users table for an unknown e-mail', async () => {
+    const snapshot = () => harness.database.db.selectFrom('users').selectAll().orderBy('sub').execute();
+    const before = await snapshot();
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      expect((await login('nobody-here@example.com', WRONG)).searchParams.get('error')).toBe(
+        'invalid_username_password',
+      );
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+});
