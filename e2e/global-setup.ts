@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePorts, startStack } from '../scripts/stack.mjs';
-import { ADMIN_CLIENT_SECRET } from './support/users';
+import { ADMIN_CLIENT_SECRET, ROLES_CLIENT_ID, SERVER_ADMIN_TOKEN } from './support/users';
 
 /**
  * The whole system as `npm start` runs it, on free ports with a throw-away data directory (or the
@@ -14,7 +14,20 @@ export default async function globalSetup() {
     ports: await freePorts(),
     dataDir,
     quiet: !process.env.E2E_VERBOSE,
-    env: { LOG_LEVEL: 'warn', PROVIDER_ADMIN_CLIENT_SECRET: ADMIN_CLIENT_SECRET },
+    env: {
+      LOG_LEVEL: 'warn',
+      PROVIDER_ADMIN_CLIENT_SECRET: ADMIN_CLIENT_SECRET,
+      ADMIN_API_TOKEN: SERVER_ADMIN_TOKEN,
+    },
+    // A relying party that lets in only users with a role, for the access_denied test.
+    extraProviderClients: [
+      {
+        client_id: ROLES_CLIENT_ID,
+        client_name: 'Stockwerkeigentümer',
+        subdomain: 'demo',
+        required_roles: ['owner'],
+      },
+    ],
   });
   process.env.E2E_PORTAL_URL = stack.urls.portal;
   process.env.E2E_PROVIDER_URL = stack.urls.provider;

@@ -1,14 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { startSignIn } from './support/flows';
 import { urls } from './support/urls';
 import { createVerifiedUser, DEMO_USER } from './support/users';
-
-/** From the customer's portal to the sign-in page, as a tenant starts. */
-async function startSignIn(page: Page) {
-  await page.goto(urls.propertyPortal);
-  await page.getByTestId('sign-in').click();
-  await page.waitForURL((url) => url.href.startsWith(`${urls.portal}/login?`));
-}
 
 test('signs in from the demo relying party through /login, lands back signed in, then signs out', async ({
   page,

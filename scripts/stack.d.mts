@@ -31,4 +31,6 @@ export function startStack(options?: {
   dataDir?: string;
   env?: Record<string, string>;
   quiet?: boolean;
+  /** More provider clients beside one per tenant; the demo relying party's URIs are filled in. */
+  extraProviderClients?: Record<string, unknown>[];
 }): Promise<Stack>;

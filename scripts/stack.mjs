@@ -29,21 +29,26 @@ function tenantsFor(dataDir, propertyPortalUrl) {
  * The embedded provider's clients, one per tenant, as an operator would register them at cidaas:
  * each tenant's relying party is the demo property portal.
  */
-function providerClientsFor(dataDir, tenantsFile, propertyPortalUrl) {
+function providerClientsFor(dataDir, tenantsFile, propertyPortalUrl, extraClients = []) {
   const { tenants } = JSON.parse(readFileSync(tenantsFile, 'utf8'));
-  const clients = tenants.map((tenant) => ({
-    client_id: tenant.clientId,
-    client_name: tenant.displayName,
+  const asRelyingParty = {
     redirect_uris: [`${propertyPortalUrl}/callback`, `${propertyPortalUrl}/silent-renew`],
     post_logout_redirect_uris: [`${propertyPortalUrl}/`],
     grant_types: ['authorization_code', 'refresh_token'],
     token_endpoint_auth_method: 'none',
+  };
+  const clients = tenants.map((tenant) => ({
+    client_id: tenant.clientId,
+    client_name: tenant.displayName,
+    ...asRelyingParty,
     subdomain: tenant.subdomain,
     registration_enabled: true,
     invite_enabled: true,
+    brand_color: tenant.brand.primaryColor,
   }));
+  const extra = extraClients.map((client) => ({ ...asRelyingParty, ...client }));
   const file = join(dataDir, 'provider-clients.json');
-  writeFileSync(file, `${JSON.stringify(clients, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify([...clients, ...extra], null, 2)}\n`);
   return file;
 }
 
@@ -72,7 +77,8 @@ export async function freePorts() {
 }
 
 /**
- * @param {{ ports?: typeof DEFAULT_PORTS, dataDir?: string, env?: Record<string, string>, quiet?: boolean }} options
+ * @param {{ ports?: typeof DEFAULT_PORTS, dataDir?: string, env?: Record<string, string>, quiet?: boolean,
+ *   extraProviderClients?: Record<string, unknown>[] }} options
  */
 export async function startStack(options = {}) {
   const ports = options.ports ?? DEFAULT_PORTS;
@@ -90,7 +96,12 @@ export async function startStack(options = {}) {
     ...process.env,
     DATA_DIR: dataDir,
     TENANTS_FILE: tenantsFile,
-    PROVIDER_CLIENTS_FILE: providerClientsFor(dataDir, tenantsFile, urls.propertyPortal),
+    PROVIDER_CLIENTS_FILE: providerClientsFor(
+      dataDir,
+      tenantsFile,
+      urls.propertyPortal,
+      options.extraProviderClients,
+    ),
     PORTAL_URL: urls.portal,
     PROVIDER_URL: urls.provider,
     PROPERTY_PORTAL_URL: urls.propertyPortal,

@@ -3,6 +3,9 @@ import { urls } from './urls';
 
 export const ADMIN_CLIENT_ID = 'concierge-server';
 export const ADMIN_CLIENT_SECRET = 'e2e-admin-secret';
+/** The server's admin API token for this run (codes and invitations). */
+export const SERVER_ADMIN_TOKEN = 'e2e-server-admin-token';
+export const ROLES_CLIENT_ID = 'e2e-roles-required';
 export const DEMO_USER = { email: 'demo@concierge.test', password: 'Demo-Passw0rd!' };
 
 async function adminToken(): Promise<string> {
@@ -19,24 +22,51 @@ async function adminToken(): Promise<string> {
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
-/** A fresh, activated tenant account made through the provider's admin API, as the server would. */
-export async function createVerifiedUser(): Promise<{ email: string; password: string; sub: string }> {
+export interface TestUser {
+  email: string;
+  password: string;
+  sub: string;
+}
+
+export function uniqueEmail(prefix = 'tenant'): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}@example.ch`;
+}
+
+/** A tenant account made through the provider's admin API, as the server would; PENDING until activated. */
+export async function createUser(
+  options: { status?: 'PENDING' | 'VERIFIED'; roles?: string[]; locale?: string } = {},
+): Promise<TestUser> {
   const token = await adminToken();
-  const email = `tenant-${randomUUID().slice(0, 8)}@example.ch`;
+  const email = uniqueEmail();
   const password = 'Sonnen-Weg7!';
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const registered = await fetch(`${urls.provider}/users-srv/register`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ email, password, password_echo: password, provider: 'self', given_name: 'Test' }),
+    body: JSON.stringify({
+      email,
+      password,
+      password_echo: password,
+      provider: 'self',
+      given_name: 'Test',
+      locale: options.locale,
+      roles: options.roles,
+    }),
   });
   const body = (await registered.json()) as { success: boolean; data?: { sub: string } };
   if (!body.success || !body.data) throw new Error(`register: ${JSON.stringify(body)}`);
-  const verified = await fetch(`${urls.provider}/user-srv/users/${body.data.sub}/status`, {
-    method: 'PATCH',
-    headers,
-    body: JSON.stringify({ status: 'VERIFIED' }),
-  });
-  if (!verified.ok) throw new Error(`status: HTTP ${verified.status}`);
+  if ((options.status ?? 'VERIFIED') === 'VERIFIED') {
+    const verified = await fetch(`${urls.provider}/user-srv/users/${body.data.sub}/status`, {
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({ status: 'VERIFIED' }),
+    });
+    if (!verified.ok) throw new Error(`status: HTTP ${verified.status}`);
+  }
   return { email, password, sub: body.data.sub };
+}
+
+/** A fresh, activated tenant account. */
+export function createVerifiedUser(): Promise<TestUser> {
+  return createUser({ status: 'VERIFIED' });
 }

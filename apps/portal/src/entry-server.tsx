@@ -6,6 +6,7 @@ import { matchPageRoute, notFoundRoute, pageRoutes } from './app/routes';
 import { createI18n } from './i18n/init';
 import type { PageState } from './page-state';
 
+export { pageRedirect } from './app/page-redirects';
 export { locales } from './i18n/resources';
 export { PAGE_STATE_ELEMENT_ID, type PageState, serialisePageState } from './page-state';
 

@@ -1,4 +1,5 @@
 export * from './email';
+export * from './email-schema';
 export * from './envelope';
 export * from './language';
 export * from './login';
@@ -6,6 +7,7 @@ export * from './login-errors';
 export * from './password';
 export * from './password-reset';
 export * from './portal-api';
+export * from './portal-api-codes';
 export * from './runtime-config';
 export * from './tenant';
 export * from './webhook-event';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema } from './email';
+import { emailSchema } from './email-schema';
 
 /**
  * `POST /users-srv/resetpassword/initiate` (provider-protocol.md, "Admin API"). acceptLanguage is ours:

@@ -1,26 +1,16 @@
 import { z } from 'zod';
-import { EMAIL_MAX_LENGTH, emailSchema } from './email';
+import { EMAIL_MAX_LENGTH } from './email';
+import { emailSchema } from './email-schema';
+import { UUID_V4 } from './portal-api-codes';
 
-// spec §7: the portal's calls to its server, POST /api/cidaas-webhook/{name}, JSON only. Answers use
-// the envelope ({success, status, data} or {success:false, status, error:{code, type, error}}); the
-// portal reads error.code through an allow-list of translation keys (spec §8).
-
-export const PORTAL_API_PREFIX = '/api/cidaas-webhook';
+// spec §7: the payloads of the portal's calls to its server, POST /api/cidaas-webhook/{name}, JSON
+// only. Answers use the envelope ({success, status, data} or {success:false, status, error:{code,
+// type, error}}); the portal reads error.code through an allow-list of translation keys (spec §8).
+// The zod-free parts the browser needs (prefix, codes, rules) are in portal-api-codes.ts.
 
 const requestId = z.string().min(1).max(200);
 const password = z.string().min(1).max(1024);
-const uuidV4 = z
-  .string()
-  .trim()
-  .regex(
-    /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i,
-    'must be a version-4 UUID',
-  );
-
-/** spec §5: a registration code is a version-4 UUID. */
-export function isRegistrationCode(value: string): boolean {
-  return uuidV4.safeParse(value).success;
-}
+const uuidV4 = z.string().trim().regex(UUID_V4, 'must be a version-4 UUID');
 
 /** register-user: spec §3 registration form, §7 payload. The e-mail is lower-cased (spec §5). */
 export const registerUserBodySchema = z.object({
@@ -82,42 +72,3 @@ export const failedLoginCounterQuerySchema = z.object({
   email: z.string().trim().min(1).max(EMAIL_MAX_LENGTH),
 });
 export type FailedLoginCounterAnswer = [{ counter: number }];
-
-// spec §8: the error codes the server answers, each with a translation in the portal.
-export const REGISTRATION_ERROR_CODES = [
-  'registrationCodeInvalid',
-  'registrationCodeCheckFailed',
-  'registrationCodeInvalidFormat',
-  'registrationCodeRequired',
-  'errorCreatingNewUser',
-  'userAlreadyRegistered',
-  'missing_request_property',
-  'email_already_registered_db',
-  'email_already_registered_identity_provider',
-  'registrationcode_does_not_exists',
-  'registration_code_already_registered_db',
-  'registration_code_already_registered_identity_provider',
-  'registration_error',
-  'user_has_not_roles',
-  // ours: an invitation whose e-mail or code does not match, and the rate limit
-  'invitation_mismatch',
-  'too_many_requests',
-] as const;
-export type RegistrationErrorCode = (typeof REGISTRATION_ERROR_CODES)[number];
-
-export const VERIFICATION_ERROR_CODES = [
-  'already_activated',
-  'missing_variables',
-  'email_or_verificationid_invalid',
-  'missing_request_property',
-] as const;
-
-export const PASSWORD_RESET_INIT_ERROR_CODES = ['missing_request_id', 'too_many_requests'] as const;
-
-export const PASSWORD_RESET_SET_ERROR_CODES = [
-  'missing_url_query_param',
-  'could_not_unlock_user',
-  // ours: a used or expired link, and the rate limit
-  'link_invalid',
-  'too_many_requests',
-] as const;

@@ -47,6 +47,8 @@ export interface PortalTenant {
   /** The customer's portal host; every navigation there is built from this. */
   portalUrl: string;
   clientId: string;
+  /** Registered at the provider for clientId: where a fresh request id's sign-in ends. */
+  loginRedirectUri: string;
   design: BrandDesign;
   flags: TenantFlags;
 }

@@ -48,3 +48,59 @@ function onProviderOrigin(baseUrl: string, url: string): UserExistence {
     return { kind: 'failed' };
   }
 }
+
+/** spec §3: client info — what the login page needs of it. */
+export interface ClientInfo {
+  registration_enabled: boolean;
+  invite_enabled: boolean;
+  client_id?: string;
+  client_name?: string;
+}
+
+async function providerJson(url: string, init?: RequestInit): Promise<Record<string, unknown> | null> {
+  try {
+    const response = await fetch(url, {
+      ...init,
+      credentials: 'include',
+      headers: { accept: 'application/json', ...init?.headers },
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+    return body && typeof body === 'object' ? body : null;
+  } catch {
+    return null;
+  }
+}
+
+/** spec §7: GET /public-srv/public/{requestId}; null when the request id is unknown or expired. */
+export async function fetchClientInfo(baseUrl: string, requestId: string): Promise<ClientInfo | null> {
+  const body = await providerJson(`${baseUrl}/public-srv/public/${encodeURIComponent(requestId)}`);
+  const data = body?.success === true ? (body.data as Record<string, unknown> | undefined) : undefined;
+  if (!data) return null;
+  return {
+    registration_enabled: data.registration_enabled === true,
+    invite_enabled: data.invite_enabled === true,
+    client_id: typeof data.client_id === 'string' ? data.client_id : undefined,
+    client_name: typeof data.client_name === 'string' ? data.client_name : undefined,
+  };
+}
+
+export interface FreshRequestParams {
+  client_id: string;
+  redirect_uri: string;
+}
+
+/** A fresh request id from the provider (provider-protocol.md: authz/generate); null when none can be had. */
+export async function generateRequestId(baseUrl: string, params: FreshRequestParams): Promise<string | null> {
+  const nonce = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+    byte.toString(16).padStart(2, '0'),
+  ).join('');
+  const body = await providerJson(`${baseUrl}/authz-srv/authrequest/authz/generate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...params, response_type: 'code', scope: 'email openid profile mobile', nonce }),
+  });
+  const requestId =
+    body?.success === true ? (body.data as { requestId?: unknown } | undefined)?.requestId : undefined;
+  return typeof requestId === 'string' && requestId.length > 0 ? requestId : null;
+}

@@ -18,6 +18,42 @@ export const pageRoutes: PageRoute[] = [
     source: 'src/pages/Login/index.tsx',
     titleKey: 'login.title',
   },
+  {
+    path: '/register',
+    page: lazyPage(() => import('../pages/Register')),
+    source: 'src/pages/Register/index.tsx',
+    titleKey: 'register.title',
+  },
+  {
+    path: '/verification-complete',
+    page: lazyPage(() => import('../pages/VerificationComplete')),
+    source: 'src/pages/VerificationComplete/index.tsx',
+    titleKey: 'verification.title',
+  },
+  {
+    path: '/password-reset-init',
+    page: lazyPage(() => import('../pages/PasswordResetInit')),
+    source: 'src/pages/PasswordResetInit/index.tsx',
+    titleKey: 'password_reset.init.title',
+  },
+  {
+    path: '/password-set',
+    page: lazyPage(() => import('../pages/PasswordSet')),
+    source: 'src/pages/PasswordSet/index.tsx',
+    titleKey: 'password_reset.reset.title',
+  },
+  {
+    path: '/password-set-success',
+    page: lazyPage(() => import('../pages/PasswordSetSuccess')),
+    source: 'src/pages/PasswordSetSuccess/index.tsx',
+    titleKey: 'password_reset.success.title',
+  },
+  {
+    path: '/resend-account-activation-email',
+    page: lazyPage(() => import('../pages/ResendActivation')),
+    source: 'src/pages/ResendActivation/index.tsx',
+    titleKey: 'resend_account_activation_email.title',
+  },
 ];
 
 export const notFoundRoute: PageRoute = {

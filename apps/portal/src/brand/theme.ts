@@ -1,6 +1,7 @@
 import type { BrandDesign, ThemePreset } from '@concierge/contracts';
 import {
   Button,
+  Checkbox,
   type CSSVariablesResolver,
   createTheme,
   type MantineColorsTuple,
@@ -23,6 +24,7 @@ const baseTheme = createTheme({
     Button: Button.extend({ defaultProps: { size: 'lg' } }),
     TextInput: TextInput.extend({ defaultProps: { size: 'md' } }),
     PasswordInput: PasswordInput.extend({ defaultProps: { size: 'md' } }),
+    Checkbox: Checkbox.extend({ defaultProps: { size: 'md' } }),
   },
 });
 
@@ -55,7 +57,8 @@ export function brandTheme(design: BrandDesign): MantineThemeOverride {
 export function brandCssVariables(design: BrandDesign): CSSVariablesResolver {
   return () => ({
     variables: { '--brand-link-color': design.linkColor },
-    light: { '--mantine-color-anchor': design.linkColor },
+    // Mantine's dimmed grey (hints, descriptions) reads at 3.3:1; #495057 reaches 8:1 on white.
+    light: { '--mantine-color-anchor': design.linkColor, '--mantine-color-dimmed': '#495057' },
     dark: {},
   });
 }

@@ -14,6 +14,7 @@ export const testTenant: PortalTenant = {
   displayName: 'Demo Immobilien AG',
   portalUrl: 'http://customer.test',
   clientId: 'property-portal-demo',
+  loginRedirectUri: 'http://customer.test/callback',
   flags: { hideRegisterLoginLink: false, skipFreshRequestIdRedirect: false, useSpecialLogo: false },
   design: {
     subdomain: 'demo',

@@ -19,6 +19,12 @@ export async function renderPortalPage(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   const { build } = context;
+  const queryStart = request.url.indexOf('?');
+  const redirect = build.bundle.pageRedirect(
+    queryStart === -1 ? request.url : request.url.slice(0, queryStart),
+    queryStart === -1 ? '' : request.url.slice(queryStart),
+  );
+  if (redirect) return reply.redirect(redirect, 302);
   const state = pageStateFor(request, context);
   const page = await build.bundle.renderPage(request.url, state);
   const { stylesheetUrl } = state.tenant.design;

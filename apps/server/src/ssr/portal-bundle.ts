@@ -10,6 +10,8 @@ export interface PortalServerBundle {
     state: { config: unknown; language: Language; messages: unknown },
   ): Promise<{ html: string; title: string; pageSource: string; isNotFound: boolean }>;
   locales: Record<Language, unknown>;
+  /** Where a URL must go before it renders (a 302), or null. */
+  pageRedirect(pathname: string, search: string): string | null;
   serialisePageState(state: unknown): string;
   PAGE_STATE_ELEMENT_ID: string;
 }

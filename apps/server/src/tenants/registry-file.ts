@@ -23,6 +23,8 @@ const tenantSchema = z.strictObject({
   /** The customer's portal host: "to login" and the fresh-request-id redirect go to `${portalUrl}/login`. */
   portalUrl: httpUrl,
   clientId: z.string().min(1).max(200),
+  /** The client's redirect URI for a fresh request id (authz/generate); default `${portalUrl}/callback`. */
+  loginRedirectUri: httpUrl.optional(),
   brand: z.strictObject({
     primaryColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #1864ab'),
     logo: imagePath,

@@ -62,6 +62,7 @@ export class TenantRegistry {
       displayName: entry.displayName,
       portalUrl: entry.portalUrl,
       clientId: entry.clientId,
+      loginRedirectUri: entry.loginRedirectUri ?? `${entry.portalUrl}/callback`,
       design: this.design(entry),
       flags: entry.flags,
     };

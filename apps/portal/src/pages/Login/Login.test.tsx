@@ -1,21 +1,42 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { assignLocation } from '../../hooks/browser-location';
+import { testTenant } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
+import { clientInfoAnswer, type FetchRoutes, stubFetch } from '../../test/stub-fetch';
 
+vi.mock('../../hooks/browser-location', () => ({
+  assignLocation: vi.fn(),
+  currentLocation: () => ({ href: window.location.href, origin: window.location.origin }),
+}));
+
+const provider: FetchRoutes = {
+  '/public-srv/public/': () => clientInfoAnswer(),
+  'POST /useractions-srv/userexistence/': () => ({ success: true, status: 200, data: { exist: true } }),
+  '/user-login-failed-counter': () => [{ counter: 0 }],
+};
+
+let submit: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  vi.mocked(assignLocation).mockClear();
+  submit = vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(() => {});
+  window.sessionStorage.clear();
+});
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
-function stubProviderAnswer(body: unknown) {
-  const fetchMock = vi.fn(async () => new Response(JSON.stringify(body), { status: 200 }));
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
+async function fillAndSubmit(email: string, password: string) {
+  await userEvent.type(screen.getByLabelText(/E-mail address/), email);
+  await userEvent.type(screen.getByLabelText(/^Password/), password);
+  await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
 }
 
 describe('login page', () => {
   it('posts e-mail, password, request id and username type to the provider', async () => {
+    stubFetch(provider);
     const { container } = await renderPage('/login?requestId=req-1');
     const form = container.querySelector('form')!;
     expect(form.getAttribute('action')).toBe('http://provider.test/login-srv/login');
@@ -27,20 +48,58 @@ describe('login page', () => {
   });
 
   it('shows the translated message for a known error and never the description', async () => {
-    await renderPage(
-      '/login?requestId=r&error=invalid_username_password&error_description=<b>evil</b>',
-      'de',
+    stubFetch(provider);
+    await renderPage('/login?requestId=r&error=access_denied&error_description=<b>evil</b>', 'de');
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Dem Benutzer fehlen die erforderlichen Berechtigungen',
     );
-    expect(screen.getByRole('alert')).toHaveTextContent('Benutzername oder Passwort ist falsch');
     expect(document.body).not.toHaveTextContent('evil');
   });
 
   it('shows the default message for an unknown error code', async () => {
+    stubFetch(provider);
     await renderPage('/login?requestId=r&error=something_else', 'fr');
     expect(screen.getByRole('alert')).toHaveTextContent('Une erreur s’est produite lors de la connexion');
   });
 
+  it.each([
+    [0, 'Incorrect username or password'],
+    [1, 'You have two more attempts'],
+    [2, 'You have one more attempt'],
+    [3, 'The user account is locked'],
+    [7, 'The user account is locked'],
+  ])('after a wrong password with the failed counter at %i says "%s"', async (counter, message) => {
+    const fetchMock = stubFetch({ ...provider, '/user-login-failed-counter': () => [{ counter }] });
+    await renderPage(
+      '/login?requestId=r&subdomain=demo&error=invalid_username_password&username=anna%40example.ch',
+    );
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(message));
+    const counterCall = fetchMock.mock.calls.find(([url]) =>
+      String(url).includes('user-login-failed-counter'),
+    );
+    expect(String(counterCall?.[0])).toBe(
+      'http://portal.test/user-login-failed-counter?subdomain=demo&email=anna%40example.ch',
+    );
+  });
+
+  it('shows the locked message in German with the way out through "forgot password"', async () => {
+    stubFetch({ ...provider, '/user-login-failed-counter': () => [{ counter: 3 }] });
+    await renderPage('/login?requestId=r&error=invalid_username_password&username=anna%40example.ch', 'de');
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent('Das Benutzerkonto ist gesperrt'),
+    );
+    expect(screen.getByRole('link', { name: 'Passwort vergessen oder Konto gesperrt?' })).toBeInTheDocument();
+  });
+
+  it('keeps the plain wrong-password message when the counter cannot be had', async () => {
+    stubFetch({ ...provider, '/user-login-failed-counter': () => new Response('', { status: 503 }) });
+    await renderPage('/login?requestId=r&error=invalid_username_password&username=anna%40example.ch');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByRole('alert')).toHaveTextContent('Incorrect username or password');
+  });
+
   it('prefills the e-mail from username and trims what is typed', async () => {
+    stubFetch(provider);
     await renderPage('/login?requestId=r&username=anna%40example.ch');
     const email = screen.getByLabelText(/E-mail address/);
     expect(email).toHaveValue('anna@example.ch');
@@ -50,23 +109,20 @@ describe('login page', () => {
   });
 
   it('requires both fields, says so at the fields and focuses the first', async () => {
-    const fetchMock = stubProviderAnswer({ success: true, data: { exist: true } });
+    const fetchMock = stubFetch(provider);
     await renderPage('/login?requestId=r');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(screen.getByText('Please enter your e-mail address.')).toBeInTheDocument();
     expect(screen.getByText('Please enter your password.')).toBeInTheDocument();
     expect(screen.getByLabelText(/E-mail address/)).toHaveFocus();
     expect(screen.getByLabelText(/E-mail address/)).toHaveAttribute('aria-invalid', 'true');
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('userexistence'))).toBe(false);
   });
 
   it('checks the user at the provider, then submits the form natively', async () => {
-    const fetchMock = stubProviderAnswer({ success: true, status: 200, data: { exist: true } });
-    const submit = vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(() => {});
+    const fetchMock = stubFetch(provider);
     await renderPage('/login?requestId=req-7');
-    await userEvent.type(screen.getByLabelText(/E-mail address/), 'anna@example.ch');
-    await userEvent.type(screen.getByLabelText(/^Password/), 'secret');
-    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await fillAndSubmit('anna@example.ch', 'secret');
     await waitFor(() => expect(submit).toHaveBeenCalledOnce());
     expect(fetchMock).toHaveBeenCalledWith(
       'http://provider.test/useractions-srv/userexistence/req-7',
@@ -78,36 +134,125 @@ describe('login page', () => {
   });
 
   it('submits for an unknown e-mail too, so the page reveals nothing about accounts', async () => {
-    stubProviderAnswer({ success: false, status: 404, error: { code: 10301 } });
-    const submit = vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(() => {});
+    stubFetch({
+      ...provider,
+      'POST /useractions-srv/userexistence/': () => ({ success: false, status: 404, error: { code: 10301 } }),
+    });
     await renderPage('/login?requestId=req-7');
-    await userEvent.type(screen.getByLabelText(/E-mail address/), 'nobody@example.ch');
-    await userEvent.type(screen.getByLabelText(/^Password/), 'secret');
-    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await fillAndSubmit('nobody@example.ch', 'secret');
     await waitFor(() => expect(submit).toHaveBeenCalledOnce());
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
+});
 
-  it('says so instead of posting when the page has no request id', async () => {
-    const submit = vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(() => {});
-    await renderPage('/login');
-    await userEvent.type(screen.getByLabelText(/E-mail address/), 'anna@example.ch');
-    await userEvent.type(screen.getByLabelText(/^Password/), 'secret');
-    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+describe('the sign-in request behind the page', () => {
+  it('gets a fresh request id from the provider when the page has none, and posts with it', async () => {
+    const fetchMock = stubFetch({
+      ...provider,
+      'POST /authz-srv/authrequest/authz/generate': () => ({
+        success: true,
+        status: 200,
+        data: { requestId: 'fresh-1' },
+      }),
+    });
+    const { container } = await renderPage('/login?subdomain=demo');
+    await waitFor(() => expect(container.querySelector('input[name="requestId"]')).toHaveValue('fresh-1'));
+    const generate = fetchMock.mock.calls.find(([url]) => String(url).includes('authz/generate'));
+    expect(JSON.parse(String(generate?.[1]?.body))).toMatchObject({
+      client_id: 'property-portal-demo',
+      redirect_uri: 'http://customer.test/callback',
+      response_type: 'code',
+      scope: 'email openid profile mobile',
+    });
+  });
+
+  it('goes to the customer portal’s /login when no request id can be had', async () => {
+    stubFetch({
+      ...provider,
+      '/public-srv/public/': () => ({ success: false, status: 400 }),
+      'POST /authz-srv/authrequest/authz/generate': () => new Response('', { status: 500 }),
+    });
+    await renderPage('/login?requestId=expired');
+    await waitFor(() => expect(assignLocation).toHaveBeenCalledWith('http://customer.test/login'));
+  });
+
+  it('stays and says so for a tenant flagged to skip that redirect', async () => {
+    stubFetch({
+      ...provider,
+      '/public-srv/public/': () => ({ success: false, status: 400 }),
+      'POST /authz-srv/authrequest/authz/generate': () => new Response('', { status: 500 }),
+    });
+    const tenant = { ...testTenant, flags: { ...testTenant.flags, skipFreshRequestIdRedirect: true } };
+    await renderPage('/login', 'en', tenant);
+    await fillAndSubmit('anna@example.ch', 'secret');
     expect(screen.getByRole('alert')).toHaveTextContent('opened without a sign-in request');
     expect(submit).not.toHaveBeenCalled();
+  });
+
+  it('appends the subdomain and the request id to the query when they are missing', async () => {
+    stubFetch(provider);
+    window.sessionStorage.setItem('concierge.requestId', 'remembered-1');
+    await renderPage('/login');
+    const link = await screen.findByRole('link', { name: /Forgot your password/ });
+    await waitFor(() =>
+      expect(link.getAttribute('href')).toBe('/password-reset-init?subdomain=demo&requestId=remembered-1'),
+    );
+  });
+
+  it.each(['/verification-complete', '/password-set', '/password-set-success'])(
+    'never asks for a request id nor leaves the portal on %s',
+    async (path) => {
+      const fetchMock = stubFetch({
+        ...provider,
+        '/public-srv/public/': () => ({ success: false, status: 400 }),
+        '/': () => ({}),
+      });
+      await renderPage(`${path}?subdomain=demo`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(fetchMock.mock.calls.some(([url]) => String(url).includes('authz/generate'))).toBe(false);
+      expect(assignLocation).not.toHaveBeenCalled();
+    },
+  );
+
+  it('offers registration only when the client info enables it', async () => {
+    stubFetch(provider);
+    await renderPage('/login?requestId=r1');
+    expect(
+      await screen.findByRole('link', { name: /Register with your registration code/ }),
+    ).toBeInTheDocument();
+  });
+
+  it('hides registration when the client info disables it', async () => {
+    stubFetch({ ...provider, '/public-srv/public/': () => clientInfoAnswer(false) });
+    await renderPage('/login?requestId=r2');
+    await screen.findByRole('link', { name: /Forgot your password/ });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('link', { name: /Register/ })).not.toBeInTheDocument();
+  });
+
+  it('links to the password reset with the entered e-mail and the query kept', async () => {
+    stubFetch(provider);
+    await renderPage(
+      '/login?requestId=r3&subdomain=demo&error=invalid_username_password&username=anna%40example.ch',
+    );
+    const link = screen.getByRole('link', { name: /Forgot your password/ });
+    expect(link.getAttribute('href')).toBe(
+      '/password-reset-init?requestId=r3&subdomain=demo&email=anna%40example.ch',
+    );
   });
 });
 
 describe('routes', () => {
   it('redirects / to /login keeping the query', async () => {
+    stubFetch(provider);
     await renderPage('/?requestId=abc', 'it');
     expect(screen.getByRole('heading', { name: 'Accesso' })).toBeInTheDocument();
     expect(document.querySelector('input[name="requestId"]')).toHaveValue('abc');
   });
 
   it('shows a translated not-found page for unknown paths', async () => {
-    await renderPage('/nope', 'de');
+    stubFetch(provider);
+    await renderPage('/nope?requestId=x', 'de');
     expect(screen.getByRole('heading', { name: 'Seite nicht gefunden' })).toBeInTheDocument();
   });
 });

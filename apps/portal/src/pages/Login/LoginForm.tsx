@@ -1,5 +1,7 @@
-import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { linkWithQuery } from '../../hooks/use-link-with-query';
 import type { useLogin } from './use-login';
 
 /**
@@ -8,6 +10,8 @@ import type { useLogin } from './use-login';
  */
 export function LoginForm({ login }: { login: ReturnType<typeof useLogin> }) {
   const { t } = useTranslation();
+  const [searchParams] = useSearchParams();
+  const carry = { omit: ['username'], set: { email: login.email || undefined } };
   return (
     <form ref={login.formRef} method="post" action={login.action} onSubmit={login.onSubmit} noValidate>
       <Stack gap="md">
@@ -43,6 +47,17 @@ export function LoginForm({ login }: { login: ReturnType<typeof useLogin> }) {
         <Button type="submit" fullWidth loading={login.isSubmitting}>
           {t('login.submit')}
         </Button>
+        <Stack gap="xs" align="center">
+          {/* spec §2: forgot-password is also the way to unlock a locked account */}
+          <Anchor component={Link} to={linkWithQuery('/password-reset-init', searchParams, carry)}>
+            {t('login.forgotPassword')}
+          </Anchor>
+          {login.isRegistrationEnabled && (
+            <Anchor component={Link} to={linkWithQuery('/register', searchParams, { omit: ['username'] })}>
+              {t('login.register')}
+            </Anchor>
+          )}
+        </Stack>
       </Stack>
     </form>
   );

@@ -2,7 +2,9 @@ import { type LoginErrorCode, toLoginErrorCode } from '@concierge/contracts';
 import { type FormEvent, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { checkUserExistence } from '../../api/provider';
+import { isRegistrationEnabled, useRequestContext } from '../../app/RequestContext';
 import { useRuntimeConfig } from '../../config/runtime-config';
+import { useFailedLoginMessage } from '../../hooks/use-failed-login-message';
 
 export interface LoginFieldErrors {
   email?: 'login.validation.emailRequired';
@@ -12,17 +14,22 @@ export interface LoginFieldErrors {
 export function useLogin() {
   const { cidaasBaseUrl } = useRuntimeConfig();
   const [searchParams] = useSearchParams();
-  const requestId = searchParams.get('requestId') ?? '';
+  const { requestId, clientInfo } = useRequestContext();
   const errorParameter = searchParams.get('error');
+  const attemptedEmail = (searchParams.get('username') ?? '').trim();
   const formRef = useRef<HTMLFormElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   // spec §2: `username` prefills the e-mail (the provider sends it back after a failed attempt)
-  const [email, setEmail] = useState(() => (searchParams.get('username') ?? '').trim());
+  const [email, setEmail] = useState(attemptedEmail);
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<LoginFieldErrors>({});
   const [formError, setFormError] = useState<LoginErrorCode | 'missing_request_id' | null>(() =>
     errorParameter ? toLoginErrorCode(errorParameter) : null,
+  );
+  const shownError = useFailedLoginMessage(
+    formError === 'missing_request_id' ? null : formError,
+    attemptedEmail,
   );
   const [isSubmitting, setSubmitting] = useState(false);
 
@@ -66,7 +73,8 @@ export function useLogin() {
     password,
     setPassword,
     fieldErrors,
-    formError,
+    formError: formError === 'missing_request_id' ? formError : shownError,
+    isRegistrationEnabled: isRegistrationEnabled(clientInfo, searchParams.get('invite_id')),
     isSubmitting,
     onSubmit,
     formRef,

@@ -1,0 +1,71 @@
+// spec §8: one mapper per page family turns a server code (or an `error` query value) into a
+// translation key through an allow-list. Anything else shows the family's default message and
+// nothing of what was sent; so a crafted `?error=` can never show arbitrary text or a raw key.
+import {
+  PASSWORD_RESET_INIT_ERROR_CODES,
+  PASSWORD_RESET_SET_ERROR_CODES,
+  REGISTRATION_ERROR_CODES,
+  VERIFICATION_ERROR_CODES,
+} from '@concierge/contracts';
+
+function isOneOf<T extends string>(list: readonly T[], value: string | null | undefined): value is T {
+  return (list as readonly (string | null | undefined)[]).includes(value);
+}
+
+/** The client-side validation messages also live under register.error (spec §5). */
+export const REGISTER_VALIDATION_CODES = [
+  'emailAddressInvalid',
+  'newPasswordRequired',
+  'newPasswordInvalid',
+  'newPasswordConfirmationNoMatch',
+  'registrationCodeRequired',
+  'registrationCodeInvalidFormat',
+  'termsOfServicesNotAccepted',
+] as const;
+
+const REGISTER_MESSAGE_CODES = [...REGISTRATION_ERROR_CODES, ...REGISTER_VALIDATION_CODES] as const;
+type RegisterMessageCode = (typeof REGISTER_MESSAGE_CODES)[number];
+export type RegisterErrorKey = `register.error.${RegisterMessageCode | 'default'}`;
+
+/**
+ * Registration: `register.error.{code}` when the code has a message, else errorCreatingNewUser for
+ * a failed submit and `default` for the page's `error` query value (spec §8).
+ */
+export function registerErrorKey(
+  code: string | null | undefined,
+  fallback: 'errorCreatingNewUser' | 'default' = 'errorCreatingNewUser',
+): RegisterErrorKey {
+  return `register.error.${isOneOf(REGISTER_MESSAGE_CODES, code) ? code : fallback}`;
+}
+
+export type VerificationErrorKey =
+  `verification.error.${(typeof VERIFICATION_ERROR_CODES)[number] | 'default'}`;
+
+/** Activation: `verification.error.{code}` if it exists, else default (spec §8). */
+export function verificationErrorKey(code: string | null | undefined): VerificationErrorKey {
+  return `verification.error.${isOneOf(VERIFICATION_ERROR_CODES, code) ? code : 'default'}`;
+}
+
+export type PasswordResetInitErrorKey =
+  `password_reset.init.error.${(typeof PASSWORD_RESET_INIT_ERROR_CODES)[number] | 'default'}`;
+
+/** Reset initiate: `password_reset.init.error.{code}`, else default (spec §8). */
+export function passwordResetInitErrorKey(code: string | null | undefined): PasswordResetInitErrorKey {
+  return `password_reset.init.error.${isOneOf(PASSWORD_RESET_INIT_ERROR_CODES, code) ? code : 'default'}`;
+}
+
+/**
+ * missing_url_query_param names the missing parameter, which only the page itself knows (it checks
+ * the link before it shows the form); from the server or the query it would show a blank name, so
+ * it reads as the default message there.
+ */
+const PASSWORD_SET_SERVER_CODES = PASSWORD_RESET_SET_ERROR_CODES.filter(
+  (code): code is Exclude<typeof code, 'missing_url_query_param'> => code !== 'missing_url_query_param',
+);
+export type PasswordSetErrorKey =
+  `password_reset.reset.error.${(typeof PASSWORD_SET_SERVER_CODES)[number] | 'default'}`;
+
+/** Set new password: `password_reset.reset.error.{code}`, else default (spec §8). */
+export function passwordSetErrorKey(code: string | null | undefined): PasswordSetErrorKey {
+  return `password_reset.reset.error.${isOneOf(PASSWORD_SET_SERVER_CODES, code) ? code : 'default'}`;
+}

@@ -1,0 +1,100 @@
+// Thin calls to the portal's own server (spec §7: POST /api/cidaas-webhook/{name}, JSON). No React here.
+import type {
+  ActivateUserAccountAnswer,
+  ActivateUserAccountBody,
+  PasswordResetInitiateBody,
+  PasswordResetSetNewAnswer,
+  PasswordResetSetNewBody,
+  RegisterUserBody,
+  ResendActivationBody,
+} from '@concierge/contracts';
+import { PORTAL_API_PREFIX } from '@concierge/contracts';
+
+/**
+ * What every call answers; the caller must look at `ok`. `code` is the server's error code (read
+ * from the envelope's `error.code`), undefined when there was none: a network error, a timeout or
+ * an answer that could not be read. `status` is 0 when no HTTP answer arrived.
+ */
+export type PortalApiResult<T> =
+  | { ok: true; data: T }
+  | { ok: false; code: string | undefined; status: number };
+
+const TIMEOUT_MS = 15_000;
+
+type Reader<T> = (data: unknown) => T | undefined;
+
+/** For calls whose answer carries nothing the portal needs beyond `success`. */
+const anyData: Reader<unknown> = (data) => data ?? null;
+
+async function post<T>(name: string, body: object, read: Reader<T>): Promise<PortalApiResult<T>> {
+  let response: Response;
+  try {
+    response = await fetch(`${PORTAL_API_PREFIX}/${name}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch {
+    return { ok: false, code: undefined, status: 0 };
+  }
+  const envelope: unknown = await response.json().catch(() => undefined);
+  const record = isRecord(envelope) ? envelope : undefined;
+  if (response.ok && record?.success === true) {
+    const data = read(record.data);
+    // A 2xx whose data is not what the call promises counts as failed: "an unreadable answer" (§4).
+    if (data !== undefined) return { ok: true, data };
+  }
+  return { ok: false, code: errorCode(record), status: response.status };
+}
+
+/** The envelope's error code: `{error: {code}}`, cidaas' `{error: "code"}`, or a bare `{code}`. */
+function errorCode(body: Record<string, unknown> | undefined): string | undefined {
+  if (!body || body.success === true) return undefined;
+  const { error } = body;
+  const code = isRecord(error) ? error.code : typeof error === 'string' ? error : body.code;
+  return typeof code === 'string' || typeof code === 'number' ? String(code) : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** spec §7 register: 200 is success; otherwise the body's code is read. */
+export function registerUser(body: RegisterUserBody): Promise<PortalApiResult<unknown>> {
+  return post('register-user', body, anyData);
+}
+
+/** spec §7 activate: on 200 the answer has success and data.isAlreadyActivated. */
+export function activateUserAccount(
+  body: ActivateUserAccountBody,
+): Promise<PortalApiResult<ActivateUserAccountAnswer>> {
+  return post('activate-user-account', body, (data) =>
+    isRecord(data) && typeof data.isAlreadyActivated === 'boolean'
+      ? { isAlreadyActivated: data.isAlreadyActivated }
+      : undefined,
+  );
+}
+
+/** spec §7 resend: the answer has success, the same for every e-mail. */
+export function resendActivationEmail(body: ResendActivationBody): Promise<PortalApiResult<unknown>> {
+  return post('resend-account-activation-email', body, anyData);
+}
+
+/** spec §7 reset initiate: 200 is success, the same for every e-mail. */
+export function initiatePasswordReset(body: PasswordResetInitiateBody): Promise<PortalApiResult<unknown>> {
+  return post('password-reset-initiate', body, anyData);
+}
+
+/**
+ * spec §7 set new password: on 200 data.redirect_uri is where the browser goes next. A success
+ * without one still means the password was saved, so it stays a success (the page then shows its
+ * own success page).
+ */
+export function setNewPassword(
+  body: PasswordResetSetNewBody,
+): Promise<PortalApiResult<Partial<PasswordResetSetNewAnswer>>> {
+  return post('password-reset-set-new', body, (data) => ({
+    redirect_uri: isRecord(data) && typeof data.redirect_uri === 'string' ? data.redirect_uri : undefined,
+  }));
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { pageRedirect } from './page-redirects';
+
+describe('pageRedirect', () => {
+  it('moves a registration code from any route to /register', () => {
+    expect(pageRedirect('/login', '?registrationcode=abc&subdomain=demo')).toBe(
+      '/register?registrationcode=abc&subdomain=demo',
+    );
+    expect(pageRedirect('/password-reset-init', '?code=abc&requestId=r')).toBe(
+      '/register?requestId=r&registrationcode=abc',
+    );
+  });
+
+  it('leaves /register itself and the value "empty" alone', () => {
+    expect(pageRedirect('/register', '?registrationcode=abc')).toBeNull();
+    expect(pageRedirect('/login', '?code=empty')).toBeNull();
+  });
+
+  it('sends email_not_verified to the resend page with the entered e-mail', () => {
+    expect(
+      pageRedirect(
+        '/login',
+        '?requestId=r&error=email_not_verified&error_description=x&username=anna%40example.ch',
+      ),
+    ).toBe('/resend-account-activation-email?requestId=r&email=anna%40example.ch&reason=email_not_verified');
+  });
+
+  it('leaves every other URL alone', () => {
+    expect(pageRedirect('/login', '?requestId=r&error=invalid_username_password')).toBeNull();
+    expect(pageRedirect('/login', '')).toBeNull();
+  });
+});

@@ -1,0 +1,33 @@
+// The request id outlives a page: the tenant moves between /login, /register and the reset pages,
+// and some links arrive without it. sessionStorage keeps it for the tab only.
+const REQUEST_ID_KEY = 'concierge.requestId';
+const CLIENT_INFO_PREFIX = 'concierge.clientInfo.';
+
+function storage(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+export function rememberRequestId(requestId: string): void {
+  storage()?.setItem(REQUEST_ID_KEY, requestId);
+}
+
+export function rememberedRequestId(): string {
+  return storage()?.getItem(REQUEST_ID_KEY) ?? '';
+}
+
+export function cachedJson<T>(key: string): T | null {
+  try {
+    const text = storage()?.getItem(CLIENT_INFO_PREFIX + key);
+    return text ? (JSON.parse(text) as T) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function cacheJson(key: string, value: unknown): void {
+  storage()?.setItem(CLIENT_INFO_PREFIX + key, JSON.stringify(value));
+}

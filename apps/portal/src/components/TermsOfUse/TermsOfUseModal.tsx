@@ -1,0 +1,72 @@
+import { Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useTranslation } from 'react-i18next';
+
+// spec §1: the 7 sections, in order.
+const SECTIONS = [
+  'subject',
+  'portal',
+  'maintenance',
+  'dataSecurity',
+  'dataProtection',
+  'validity',
+  'finalProvisions',
+] as const;
+
+interface TermsOfUseModalProps {
+  opened: boolean;
+  /** Close, the × button, Escape or a click beside the dialog: just closes. */
+  onClose: () => void;
+  /** Accept: the caller ticks its checkbox; the modal closes as well. */
+  onAccept: () => void;
+}
+
+/**
+ * The terms of use (spec §1) in a dialog: focus is trapped inside while it is open and goes back to
+ * the button that opened it. Full screen on phones, so the text gets the whole width.
+ */
+export function TermsOfUseModal({ opened, onClose, onAccept }: TermsOfUseModalProps) {
+  const { t } = useTranslation();
+  const isPhone = useMediaQuery('(max-width: 36em)');
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={t('terms.title')}
+      size="lg"
+      fullScreen={isPhone}
+      closeButtonProps={{ 'aria-label': t('terms.close') }}
+    >
+      <Stack gap="md">
+        <Text>{t('terms.intro')}</Text>
+        {SECTIONS.map((section) => (
+          <section key={section}>
+            <Title order={3} size="h4" mb="xs">
+              {t(`terms.sections.${section}.title`)}
+            </Title>
+            {t(`terms.sections.${section}.body`)
+              .split(/\n\s*\n/)
+              .map((paragraph) => (
+                <Text key={paragraph} mb="xs">
+                  {paragraph}
+                </Text>
+              ))}
+          </section>
+        ))}
+        <Group justify="flex-end" gap="sm" mt="sm">
+          <Button variant="default" onClick={onClose}>
+            {t('terms.close')}
+          </Button>
+          <Button
+            onClick={() => {
+              onAccept();
+              onClose();
+            }}
+          >
+            {t('terms.accept')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,72 @@
+import { useRef, useState } from 'react';
+import type { REGISTER_VALIDATION_CODES } from '../api/error-keys';
+
+/** spec §5: the validation messages, all under register.error (the password forms use them too). */
+export type ValidationKey = `register.error.${(typeof REGISTER_VALIDATION_CODES)[number]}`;
+
+type FieldValues = Record<string, string | boolean>;
+export type FieldValidators<V extends FieldValues> = {
+  [K in keyof V]?: (values: V) => ValidationKey | undefined;
+};
+export type FieldErrors<V extends FieldValues> = Partial<Record<keyof V, ValidationKey>>;
+
+/**
+ * Plain form state with the spec's validation timing (§5): a field is checked when it loses focus,
+ * all fields on submit. A field that shows an error is checked again as the visitor types, so the
+ * message disappears as soon as the input is right. The validators are listed in form order: on
+ * submit the first invalid field gets the focus.
+ */
+export function useFormFields<V extends FieldValues>(
+  initialValues: V | (() => V),
+  validators: FieldValidators<V>,
+) {
+  const [values, setValues] = useState<V>(initialValues);
+  // The latest values also outside the render, so that two changes in one event both count and a
+  // submit right after a change checks what was typed.
+  const latest = useRef(values);
+  const [errors, setErrors] = useState<FieldErrors<V>>({});
+  const elements = useRef(new Map<keyof V, HTMLElement>());
+  const fields = Object.keys(validators) as (keyof V)[];
+
+  function check(field: keyof V, against: V): ValidationKey | undefined {
+    return validators[field]?.(against);
+  }
+
+  function setValue<K extends keyof V>(field: K, value: V[K]) {
+    const next = { ...latest.current, [field]: value };
+    latest.current = next;
+    setValues(next);
+    setErrors((previous) => {
+      const shown = fields.filter((name) => previous[name]);
+      if (shown.length === 0) return previous;
+      const updated = { ...previous };
+      for (const name of shown) updated[name] = check(name, next);
+      return updated;
+    });
+  }
+
+  function onBlur(field: keyof V) {
+    setErrors((previous) => ({ ...previous, [field]: check(field, latest.current) }));
+  }
+
+  /** Checks every field, shows every message and focuses the first invalid field. */
+  function validateAll(): boolean {
+    const all: FieldErrors<V> = {};
+    for (const field of fields) all[field] = check(field, latest.current);
+    setErrors(all);
+    const firstInvalid = fields.find((field) => all[field]);
+    if (firstInvalid === undefined) return true;
+    elements.current.get(firstInvalid)?.focus();
+    return false;
+  }
+
+  /** A callback ref for the field's input element, for the focus on the first error. */
+  function ref(field: keyof V) {
+    return (element: HTMLElement | null) => {
+      if (element) elements.current.set(field, element);
+      else elements.current.delete(field);
+    };
+  }
+
+  return { values, setValue, errors, onBlur, validateAll, ref };
+}

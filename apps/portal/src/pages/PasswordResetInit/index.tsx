@@ -1,0 +1,60 @@
+import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Layout } from '../../app/Layout';
+import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
+import { useLinkWithQuery } from '../../hooks/use-link-with-query';
+import { usePasswordResetInit } from './use-password-reset-init';
+
+export default function PasswordResetInitPage() {
+  const { t } = useTranslation();
+  const { form, submit, errorKey, hasRequestId, onSubmit } = usePasswordResetInit();
+  const loginLink = useLinkWithQuery('/login');
+  const disabled = submit.isSubmitting;
+  let content: ReactNode;
+  if (!hasRequestId) {
+    // spec §2: without a request id the page says so and shows no form.
+    content = <ErrorMessage>{t('password_reset.init.error.missing_request_id')}</ErrorMessage>;
+  } else if (submit.isSuccess) {
+    content = <SuccessMessage focusOnMount>{t('password_reset.init.success')}</SuccessMessage>;
+  } else {
+    content = (
+      <Stack gap="md">
+        <Text>{t('password_reset.init.info')}</Text>
+        <form onSubmit={onSubmit} noValidate>
+          <Stack gap="md">
+            {errorKey && <ErrorMessage focusOnMount={submit.isFailed}>{t(errorKey)}</ErrorMessage>}
+            <TextInput
+              ref={form.ref('email')}
+              name="email"
+              type="email"
+              label={t('password_reset.init.email')}
+              autoComplete="email"
+              inputMode="email"
+              required
+              disabled={disabled}
+              value={form.values.email}
+              onChange={(event) => form.setValue('email', event.currentTarget.value)}
+              onBlur={() => form.onBlur('email')}
+              error={form.errors.email && t(form.errors.email)}
+            />
+            <Button type="submit" fullWidth loading={disabled}>
+              {disabled ? t('password_reset.init.submitting') : t('password_reset.init.submit')}
+            </Button>
+          </Stack>
+        </form>
+      </Stack>
+    );
+  }
+  return (
+    <Layout title={t('password_reset.init.title')}>
+      {content}
+      <Text mt="lg" ta="center">
+        <Anchor component={Link} to={loginLink}>
+          {t('password_reset.init.toLogin')}
+        </Anchor>
+      </Text>
+    </Layout>
+  );
+}

@@ -1,0 +1,163 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { assignLocation } from '../../hooks/browser-location';
+import { errorAnswer, pathOf, pendingAnswer, queryOf, stubPortalApi } from '../../test/fetch';
+import { renderPage } from '../../test/render-page';
+
+// jsdom cannot navigate; the page's own origin is the test's.
+vi.mock('../../hooks/browser-location', () => ({
+  assignLocation: vi.fn(),
+  currentLocation: () => ({ href: 'http://portal.test/password-set', origin: 'http://portal.test' }),
+}));
+
+const PASSWORD = 'Neues-Passw0rt!';
+const LINK = '/password-set?requestId=r1&rprq=reset-1&exchangeid=ex-1&subdomain=demo&email=anna%40example.ch';
+const saved = (redirect_uri?: string) => ({ success: true, status: 200, data: { redirect_uri } });
+
+beforeEach(() => {
+  window.sessionStorage.clear();
+  vi.mocked(assignLocation).mockClear();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const password = () => screen.getByLabelText(/^New password/);
+const confirmation = () => screen.getByLabelText(/^Repeat new password/);
+
+async function submitNewPassword() {
+  await userEvent.type(password(), PASSWORD);
+  await userEvent.type(confirmation(), PASSWORD);
+  await userEvent.click(screen.getByRole('button', { name: 'Save password' }));
+}
+
+describe('password-set page: the link', () => {
+  it.each([
+    ['requestId', '/password-set?rprq=reset-1&exchangeid=ex-1'],
+    ['resetRequestId', '/password-set?requestId=r1&exchangeid=ex-1'],
+    ['exchangeId', '/password-set?requestId=r1&rprq=reset-1'],
+  ])('names the missing parameter %s and shows no form', async (name, url) => {
+    const { sent } = stubPortalApi('password-reset-set-new', saved());
+    await renderPage(url);
+    expect(screen.getByRole('alert')).toHaveTextContent(`the parameter ${name} is missing`);
+    expect(screen.queryByLabelText(/^New password/)).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Request a new link' })).toBeInTheDocument();
+    expect(sent()).toEqual([]);
+  });
+
+  it('names it in German too', async () => {
+    stubPortalApi('password-reset-set-new', saved());
+    await renderPage('/password-set?requestId=r1&rprq=reset-1', 'de');
+    expect(screen.getByRole('alert')).toHaveTextContent('Der Parameter exchangeId fehlt');
+  });
+});
+
+describe('password-set page: validation', () => {
+  it('checks password and confirmation on blur and on submit', async () => {
+    const { sent } = stubPortalApi('password-reset-set-new', saved());
+    await renderPage(LINK);
+    await userEvent.click(password());
+    await userEvent.tab();
+    expect(screen.getByText('Please enter a new password.')).toBeInTheDocument();
+    await userEvent.type(password(), 'kurz');
+    await userEvent.tab();
+    expect(screen.getByText(/The password must be at least 6 characters long/)).toBeInTheDocument();
+    await userEvent.clear(password());
+    await userEvent.type(password(), PASSWORD);
+    await userEvent.type(confirmation(), 'Anderes-Passw0rt!');
+    await userEvent.click(screen.getByRole('button', { name: 'Save password' }));
+    expect(screen.getByText('New password and password confirmation do not match.')).toBeInTheDocument();
+    expect(confirmation()).toHaveFocus();
+    expect(sent()).toEqual([]);
+  });
+});
+
+describe('password-set page: submit', () => {
+  it('sends the link ids with the passwords and follows a redirect onto the tenant portal with the subdomain', async () => {
+    const pending = pendingAnswer();
+    const { sent } = stubPortalApi('password-reset-set-new', pending.promise);
+    await renderPage(LINK);
+    await submitNewPassword();
+    expect(password()).toBeDisabled();
+    expect(confirmation()).toBeDisabled();
+    pending.settle(Response.json(saved('http://customer.test/login?x=1')));
+    await waitFor(() => expect(assignLocation).toHaveBeenCalledOnce());
+    expect(assignLocation).toHaveBeenCalledWith('http://customer.test/login?x=1&subdomain=demo');
+    expect(sent()).toEqual([
+      {
+        resetRequestId: 'reset-1',
+        exchangeId: 'ex-1',
+        password: PASSWORD,
+        confirmpassword: PASSWORD,
+        requestId: 'r1',
+        email: 'anna@example.ch',
+      },
+    ]);
+  });
+
+  it('follows a redirect onto the portal itself', async () => {
+    stubPortalApi('password-reset-set-new', saved('/login?requestId=r2'));
+    await renderPage(LINK);
+    await submitNewPassword();
+    await waitFor(() =>
+      expect(assignLocation).toHaveBeenCalledWith('http://portal.test/login?requestId=r2&subdomain=demo'),
+    );
+  });
+
+  it.each([
+    'https://evil.example.com/login',
+    '//evil.example.com/login',
+    'javascript:alert(document.cookie)',
+    'data:text/html,<script>alert(1)</script>',
+  ])('refuses the redirect %s and shows the success page instead', async (redirect) => {
+    stubPortalApi('password-reset-set-new', saved(redirect));
+    await renderPage(LINK);
+    await submitNewPassword();
+    expect(await screen.findByRole('heading', { name: 'Password saved' })).toBeInTheDocument();
+    expect(assignLocation).not.toHaveBeenCalled();
+    expect(screen.getByRole('link', { name: 'To login' })).toHaveAttribute(
+      'href',
+      'http://customer.test/login',
+    );
+  });
+
+  it('shows the success page when the answer names no redirect', async () => {
+    stubPortalApi('password-reset-set-new', saved());
+    await renderPage(LINK, 'de');
+    await submitNewPassword_de();
+    expect(await screen.findByRole('heading', { name: 'Passwort gespeichert' })).toBeInTheDocument();
+  });
+
+  it('keeps the form with the mapped error and offers a new link when the link is no longer valid', async () => {
+    stubPortalApi('password-reset-set-new', errorAnswer(400, 'link_invalid'));
+    await renderPage(LINK);
+    await submitNewPassword();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('This link has already been used or has expired.');
+    expect(password()).toBeEnabled();
+    const newLink = screen.getByRole('link', { name: 'Request a new link' });
+    expect(pathOf(newLink)).toBe('/password-reset-init');
+    expect(queryOf(newLink)).toMatchObject({ requestId: 'r1', subdomain: 'demo', email: 'anna@example.ch' });
+    expect(queryOf(newLink)).not.toHaveProperty('rprq');
+    expect(queryOf(newLink)).not.toHaveProperty('exchangeid');
+  });
+
+  it('shows the default error for an unknown code (French)', async () => {
+    stubPortalApi('password-reset-set-new', errorAnswer(500, 'boom'));
+    const french = (await import('./locales/fr.json')).error.default;
+    await renderPage(LINK, 'fr');
+    await userEvent.type(screen.getByLabelText(/^Nouveau mot de passe/), PASSWORD);
+    await userEvent.type(screen.getByLabelText(/^Confirmer le nouveau mot de passe/), PASSWORD);
+    await userEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(french);
+    expect(screen.queryByRole('link', { name: 'Demander un nouveau lien' })).not.toBeInTheDocument();
+  });
+});
+
+async function submitNewPassword_de() {
+  await userEvent.type(screen.getByLabelText(/^Neues Passwort \*/), PASSWORD);
+  await userEvent.type(screen.getByLabelText(/^Neues Passwort wiederholen/), PASSWORD);
+  await userEvent.click(screen.getByRole('button', { name: 'Passwort speichern' }));
+}

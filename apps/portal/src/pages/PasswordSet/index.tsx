@@ -1,0 +1,84 @@
+import { Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Layout } from '../../app/Layout';
+import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
+import { useLinkWithQuery } from '../../hooks/use-link-with-query';
+import { RESET_LINK_PARAMETERS, usePasswordSet } from './use-password-set';
+
+export default function PasswordSetPage() {
+  const { t } = useTranslation();
+  const { form, submit, errorKey, missingParameter, email, onSubmit } = usePasswordSet();
+  const newLinkLink = useLinkWithQuery('/password-reset-init', { omit: RESET_LINK_PARAMETERS });
+  const requestNewLink = (
+    <Anchor component={Link} to={newLinkLink}>
+      {t('password_reset.reset.requestNewLink')}
+    </Anchor>
+  );
+  const disabled = submit.isSubmitting;
+  let content: ReactNode;
+  if (missingParameter) {
+    // spec §2: an incomplete link names the missing parameter and shows no form.
+    content = (
+      <Stack gap="md">
+        <ErrorMessage>
+          {t('password_reset.reset.error.missing_url_query_param', { parameter: missingParameter })}
+        </ErrorMessage>
+        {requestNewLink}
+      </Stack>
+    );
+  } else if (submit.isSuccess) {
+    // Shown while the browser follows the redirect.
+    content = <SuccessMessage focusOnMount>{t('password_reset.success.text')}</SuccessMessage>;
+  } else {
+    content = (
+      <Stack gap="md">
+        <Text>{t('password_reset.reset.info')}</Text>
+        <form onSubmit={onSubmit} noValidate>
+          <Stack gap="md">
+            {errorKey && (
+              <Stack gap="xs">
+                <ErrorMessage focusOnMount={submit.isFailed}>{t(errorKey)}</ErrorMessage>
+                {errorKey === 'password_reset.reset.error.link_invalid' && requestNewLink}
+              </Stack>
+            )}
+            {/* For password managers: the account the new password belongs to (never shown). */}
+            {email && (
+              <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+            )}
+            <PasswordInput
+              ref={form.ref('password')}
+              name="new-password"
+              label={t('password_reset.reset.newPassword')}
+              description={t('password_reset.reset.passwordRules')}
+              autoComplete="new-password"
+              required
+              disabled={disabled}
+              value={form.values.password}
+              onChange={(event) => form.setValue('password', event.currentTarget.value)}
+              onBlur={() => form.onBlur('password')}
+              error={form.errors.password && t(form.errors.password)}
+            />
+            <PasswordInput
+              ref={form.ref('passwordConfirmation')}
+              name="new-password-confirmation"
+              label={t('password_reset.reset.newPasswordConfirmation')}
+              autoComplete="new-password"
+              required
+              disabled={disabled}
+              value={form.values.passwordConfirmation}
+              onChange={(event) => form.setValue('passwordConfirmation', event.currentTarget.value)}
+              onBlur={() => form.onBlur('passwordConfirmation')}
+              error={form.errors.passwordConfirmation && t(form.errors.passwordConfirmation)}
+            />
+            <Button type="submit" fullWidth loading={disabled}>
+              {disabled ? t('password_reset.reset.submitting') : t('password_reset.reset.submit')}
+            </Button>
+          </Stack>
+        </form>
+      </Stack>
+    );
+  }
+  return <Layout title={t('password_reset.reset.title')}>{content}</Layout>;
+}

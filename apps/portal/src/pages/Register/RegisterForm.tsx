@@ -1,0 +1,120 @@
+import { Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorMessage } from '../../components/Feedback';
+import { TermsOfUseModal } from '../../components/TermsOfUse/TermsOfUseModal';
+import type { useRegister } from './use-register';
+
+/** spec §5: the registration code is a UUID; the placeholder shows its pattern. */
+const REGISTRATION_CODE_PLACEHOLDER = '00000000-0000-0000-0000-000000000000';
+
+export function RegisterForm({ register }: { register: ReturnType<typeof useRegister> }) {
+  const { t } = useTranslation();
+  const { form, submit } = register;
+  const { values, errors } = form;
+  const [isTermsOpen, setTermsOpen] = useState(false);
+  const disabled = submit.isSubmitting;
+  return (
+    <>
+      <form onSubmit={register.onSubmit} noValidate>
+        <Stack gap="md">
+          {register.errorKey && (
+            <ErrorMessage focusOnMount={submit.isFailed}>{t(register.errorKey)}</ErrorMessage>
+          )}
+          {register.isInvitation && (register.isEmailReadOnly || register.isCodeReadOnly) && (
+            <Text size="sm">{t('register.readOnlyInvitation')}</Text>
+          )}
+          <TextInput
+            ref={form.ref('email')}
+            name="email"
+            type="email"
+            label={t('register.email')}
+            autoComplete="email"
+            inputMode="email"
+            required
+            readOnly={register.isEmailReadOnly}
+            disabled={disabled}
+            value={values.email}
+            onChange={(event) => form.setValue('email', event.currentTarget.value)}
+            onBlur={() => form.onBlur('email')}
+            error={errors.email && t(errors.email)}
+          />
+          <PasswordInput
+            ref={form.ref('password')}
+            name="new-password"
+            label={t('register.newPassword')}
+            description={t('register.passwordRules')}
+            autoComplete="new-password"
+            required
+            disabled={disabled}
+            value={values.password}
+            onChange={(event) => form.setValue('password', event.currentTarget.value)}
+            onBlur={() => form.onBlur('password')}
+            error={errors.password && t(errors.password)}
+          />
+          <PasswordInput
+            ref={form.ref('passwordConfirmation')}
+            name="new-password-confirmation"
+            label={t('register.newPasswordConfirmation')}
+            autoComplete="new-password"
+            required
+            disabled={disabled}
+            value={values.passwordConfirmation}
+            onChange={(event) => form.setValue('passwordConfirmation', event.currentTarget.value)}
+            onBlur={() => form.onBlur('passwordConfirmation')}
+            error={errors.passwordConfirmation && t(errors.passwordConfirmation)}
+          />
+          <TextInput
+            ref={form.ref('registrationCode')}
+            name="registrationcode"
+            label={t('register.registrationCode')}
+            description={t('register.registrationCodeHint')}
+            placeholder={REGISTRATION_CODE_PLACEHOLDER}
+            // Not a one-time code from an SMS: browsers must neither fill nor remember it.
+            autoComplete="off"
+            autoCapitalize="none"
+            autoCorrect="off"
+            spellCheck={false}
+            required
+            readOnly={register.isCodeReadOnly}
+            disabled={disabled}
+            value={values.registrationCode}
+            onChange={(event) => form.setValue('registrationCode', event.currentTarget.value)}
+            onBlur={() => form.onBlur('registrationCode')}
+            error={errors.registrationCode && t(errors.registrationCode)}
+          />
+          <div>
+            <Checkbox
+              ref={form.ref('termsAccepted')}
+              name="terms"
+              label={t('register.termsCheckbox')}
+              disabled={disabled}
+              checked={values.termsAccepted}
+              onChange={(event) => form.setValue('termsAccepted', event.currentTarget.checked)}
+              onBlur={() => form.onBlur('termsAccepted')}
+              error={errors.termsAccepted && t(errors.termsAccepted)}
+            />
+            <Anchor
+              component="button"
+              type="button"
+              mt="xs"
+              ml={36}
+              onClick={() => setTermsOpen(true)}
+              disabled={disabled}
+            >
+              {t('register.termsOpen')}
+            </Anchor>
+          </div>
+          <Button type="submit" fullWidth loading={disabled}>
+            {disabled ? t('register.submitting') : t('register.submit')}
+          </Button>
+        </Stack>
+      </form>
+      <TermsOfUseModal
+        opened={isTermsOpen}
+        onClose={() => setTermsOpen(false)}
+        onAccept={() => form.setValue('termsAccepted', true)}
+      />
+    </>
+  );
+}

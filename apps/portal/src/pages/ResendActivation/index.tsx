@@ -1,0 +1,65 @@
+import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Layout } from '../../app/Layout';
+import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
+import { useLinkWithQuery } from '../../hooks/use-link-with-query';
+import { useResendActivation } from './use-resend-activation';
+
+export default function ResendActivationPage() {
+  const { t } = useTranslation();
+  const { form, submit, isNotVerified, onSubmit } = useResendActivation();
+  const loginLink = useLinkWithQuery('/login', { omit: ['reason'] });
+  const registerLink = useLinkWithQuery('/register', { omit: ['reason'] });
+  const disabled = submit.isSubmitting;
+  return (
+    <Layout title={t('resend_account_activation_email.title')}>
+      {submit.isSuccess ? (
+        <SuccessMessage focusOnMount>{t('resend_account_activation_email.success')}</SuccessMessage>
+      ) : (
+        <Stack gap="md">
+          {isNotVerified && (
+            <Alert color="yellow" role="note">
+              {t('resend_account_activation_email.notVerifiedNotice')}
+            </Alert>
+          )}
+          <Text>{t('resend_account_activation_email.info')}</Text>
+          <form onSubmit={onSubmit} noValidate>
+            <Stack gap="md">
+              {submit.isFailed && (
+                <ErrorMessage focusOnMount>{t('resend_account_activation_email.error')}</ErrorMessage>
+              )}
+              <TextInput
+                ref={form.ref('email')}
+                name="email"
+                type="email"
+                label={t('resend_account_activation_email.email')}
+                autoComplete="email"
+                inputMode="email"
+                required
+                disabled={disabled}
+                value={form.values.email}
+                onChange={(event) => form.setValue('email', event.currentTarget.value)}
+                onBlur={() => form.onBlur('email')}
+                error={form.errors.email && t(form.errors.email)}
+              />
+              <Button type="submit" fullWidth loading={disabled}>
+                {disabled
+                  ? t('resend_account_activation_email.submitting')
+                  : t('resend_account_activation_email.submit')}
+              </Button>
+            </Stack>
+          </form>
+        </Stack>
+      )}
+      <Stack gap="xs" mt="lg" align="center">
+        <Anchor component={Link} to={loginLink}>
+          {t('resend_account_activation_email.toLogin')}
+        </Anchor>
+        <Anchor component={Link} to={registerLink}>
+          {t('resend_account_activation_email.toRegister')}
+        </Anchor>
+      </Stack>
+    </Layout>
+  );
+}
