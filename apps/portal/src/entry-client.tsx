@@ -32,9 +32,9 @@ async function boot() {
   }
   const root = createRoot(container);
   root.render(<div className="boot-spinner" role="progressbar" aria-busy="true" />);
-  const response = await fetch(`/page-state.json${window.location.search}`, {
-    headers: { accept: 'application/json' },
-  });
+  const query = new URLSearchParams(window.location.search);
+  query.set('path', window.location.pathname);
+  const response = await fetch(`/page-state.json?${query}`, { headers: { accept: 'application/json' } });
   if (!response.ok) throw new Error(`/page-state.json: HTTP ${response.status}`);
   root.render(app((await response.json()) as PageState));
 }

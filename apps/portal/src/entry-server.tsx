@@ -1,14 +1,31 @@
+import type { Language } from '@concierge/contracts';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { App } from './app/App';
 import { Root } from './app/Root';
 import { matchPageRoute, notFoundRoute, pageRoutes } from './app/routes';
 import { createI18n } from './i18n/init';
+import { locales, type Messages } from './i18n/resources';
 import type { PageState } from './page-state';
 
 export { pageRedirect } from './app/page-redirects';
 export { locales } from './i18n/resources';
+
 export { PAGE_STATE_ELEMENT_ID, type PageState, serialisePageState } from './page-state';
+
+/** The texts a page needs: `common` and the route's own parts (spec routes in app/routes.ts). */
+export function messagesFor(pathname: string, language: Language): Partial<Messages> {
+  const all = locales[language];
+  const parts = ['common', ...matchPageRoute(pathname).messages] as const;
+  return Object.fromEntries(parts.map((part) => [part, all[part]])) as Partial<Messages>;
+}
+
+/** Parts of the dictionary by name, for a page reached by navigation in the browser; null for an unknown part. */
+export function messageParts(language: Language, names: string[]): Partial<Messages> | null {
+  const all = locales[language];
+  if (!names.every((name) => Object.hasOwn(all, name))) return null;
+  return Object.fromEntries(names.map((name) => [name, all[name as keyof Messages]])) as Partial<Messages>;
+}
 
 export interface RenderedPage {
   html: string;

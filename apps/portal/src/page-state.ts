@@ -10,7 +10,8 @@ export interface PageState {
   /** The tenant from the registry: brand, customer host and behaviour flags. */
   tenant: PortalTenant;
   language: Language;
-  messages: Messages;
+  /** The texts of this page (`common` and the route's parts); others are fetched when needed. */
+  messages: Partial<Messages>;
 }
 
 export const PAGE_STATE_ELEMENT_ID = 'concierge-state';

@@ -93,9 +93,32 @@ describe('server-rendered pages', () => {
     expect(asset.headers['cache-control']).toContain('immutable');
   });
 
+  it('inlines only the texts of the page it renders', async () => {
+    const login = (await server.app.inject({ url: '/login', headers: { 'accept-language': 'de' } })).body;
+    expect(login).toContain('"login":{');
+    expect(login).not.toContain('"terms":{');
+    const register = (await server.app.inject({ url: '/register', headers: { 'accept-language': 'de' } }))
+      .body;
+    expect(register).toContain('"terms":{');
+  });
+
+  it('answers other pages’ texts by part, for navigation in the browser', async () => {
+    const parts = (await server.app.inject({ url: '/messages/fr?namespaces=register,terms' })).json();
+    expect(Object.keys(parts).sort()).toEqual(['register', 'terms']);
+    expect(parts.terms.accept).toBe('Accepter');
+    for (const url of [
+      '/messages/xx?namespaces=login',
+      '/messages/de?namespaces=nope',
+      '/messages/de',
+      '/messages/de?namespaces=__proto__',
+    ]) {
+      expect((await server.app.inject({ url })).statusCode, url).toBe(404);
+    }
+  });
+
   it('answers the page state for a page that must boot without it inlined', async () => {
     const response = await server.app.inject({
-      url: '/page-state.json?subdomain=it2',
+      url: '/page-state.json?subdomain=it2&path=/login',
       headers: { 'accept-language': 'it-CH' },
     });
     expect(response.json()).toMatchObject({

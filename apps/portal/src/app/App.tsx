@@ -3,7 +3,8 @@ import { type ReactNode, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { pageRedirect } from './page-redirects';
 import { RequestProvider } from './RequestContext';
-import { notFoundRoute, pageRoutes } from './routes';
+import { useRouteMessages } from './route-messages';
+import { notFoundRoute, type PageRoute, pageRoutes } from './routes';
 
 function RedirectToLogin() {
   const { search } = useLocation();
@@ -15,6 +16,12 @@ function PageRedirects({ children }: { children: ReactNode }) {
   const { pathname, search } = useLocation();
   const target = pageRedirect(pathname, search);
   return target ? <Navigate to={target} replace /> : children;
+}
+
+/** A page with its texts: suspends while a page reached in the browser fetches them. */
+function RoutePage({ route }: { route: PageRoute }) {
+  useRouteMessages(route.messages);
+  return <route.page />;
 }
 
 function PageLoader() {
@@ -32,10 +39,10 @@ export function App() {
         <Suspense fallback={<PageLoader />}>
           <Routes>
             <Route path="/" element={<RedirectToLogin />} />
-            {pageRoutes.map(({ path, page: Page }) => (
-              <Route key={path} path={path} element={<Page />} />
+            {pageRoutes.map((route) => (
+              <Route key={route.path} path={route.path} element={<RoutePage route={route} />} />
             ))}
-            <Route path="*" element={<notFoundRoute.page />} />
+            <Route path="*" element={<RoutePage route={notFoundRoute} />} />
           </Routes>
         </Suspense>
       </RequestProvider>

@@ -97,13 +97,16 @@ export function RequestProvider({ children }: { children: ReactNode }) {
     };
   }, [requestIdInUrl]);
 
-  // Query sync: subdomain and requestId are appended when missing (spec §2).
+  // Query sync: subdomain and requestId are appended when missing (spec §2); a subdomain the
+  // registry does not know is dropped, so that it travels no further.
   useEffect(() => {
     const missingSubdomain = tenant.isRequested && !searchParams.has('subdomain');
+    const unknownSubdomain = !tenant.isRequested && searchParams.has('subdomain');
     const missingRequestId = value.requestId !== '' && !searchParams.has('requestId');
-    if (!missingSubdomain && !missingRequestId) return;
+    if (!missingSubdomain && !unknownSubdomain && !missingRequestId) return;
     const next = new URLSearchParams(searchParams);
     if (missingSubdomain) next.set('subdomain', tenant.subdomain);
+    if (unknownSubdomain) next.delete('subdomain');
     if (missingRequestId) next.set('requestId', value.requestId);
     setSearchParams(next, { replace: true });
   }, [searchParams, setSearchParams, tenant, value.requestId]);

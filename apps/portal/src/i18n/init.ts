@@ -13,7 +13,7 @@ declare module 'i18next' {
  * One i18next instance per render: the server makes one per request, the browser one at boot, each
  * holding the single language the page is in (chosen by the server from Accept-Language).
  */
-export function createI18n(language: Language, messages: Messages): i18n {
+export function createI18n(language: Language, messages: Partial<Messages>): i18n {
   const instance = createInstance();
   void instance.use(initReactI18next).init({
     lng: language,

@@ -1,3 +1,4 @@
+import { failure, isLanguage } from '@concierge/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { renderDocument } from '../ssr/document';
 import { type PageStateContext, pageStateFor } from '../ssr/page-state';
@@ -56,6 +57,20 @@ export async function portalPageRoutes(app: FastifyInstance, context: PageStateC
   for (const path of PORTAL_ROUTES) {
     app.get(path, (request, reply) => renderPortalPage(context, request, reply));
   }
+  // Texts of other pages, for navigation inside the browser: /messages/de?namespaces=register,terms
+  app.get<{ Params: { language: string }; Querystring: { namespaces?: string } }>(
+    '/messages/:language',
+    async (request, reply) => {
+      const { language } = request.params;
+      const names = (request.query.namespaces ?? '').split(',').filter(Boolean);
+      const parts =
+        isLanguage(language) && names.length > 0 && names.length <= 10
+          ? context.build.bundle.messageParts(language, names)
+          : null;
+      if (!parts) return reply.status(404).send(failure(404, 'not_found', 'No such language or text part'));
+      return reply.header('cache-control', 'public, max-age=300').send(parts);
+    },
+  );
   // The same state a rendered page carries, for a page that has to boot without it.
   app.get('/page-state.json', async (request, reply) =>
     reply

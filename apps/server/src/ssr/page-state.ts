@@ -16,6 +16,11 @@ export interface ServerPageState {
   messages: unknown;
 }
 
+/** /page-state.json answers for the page named by its `path` parameter (the page that asks). */
+function pagePathOf(query: Record<string, unknown>): string {
+  return typeof query.path === 'string' && query.path.startsWith('/') ? query.path : '/login';
+}
+
 /**
  * Everything a page is rendered with, decided on the server: the tenant from the registry (spec §1:
  * subdomain, else host, else the environment's default), the environment that goes with it, and the
@@ -32,10 +37,14 @@ export function pageStateFor(
     fallbackEnvironment: runtime.env,
   });
   const language = pickLanguage(request.headers['accept-language']);
+  const pathname = request.url.split('?', 1)[0]!;
   return {
     config: { ...runtime, env: tenant.environment },
     tenant,
     language,
-    messages: build.bundle.locales[language],
+    messages: build.bundle.messagesFor(
+      pathname === '/page-state.json' ? pagePathOf(query) : pathname,
+      language,
+    ),
   };
 }

@@ -9,7 +9,10 @@ export interface PortalServerBundle {
     url: string,
     state: { config: unknown; language: Language; messages: unknown },
   ): Promise<{ html: string; title: string; pageSource: string; isNotFound: boolean }>;
-  locales: Record<Language, unknown>;
+  /** The texts one page needs (`common` and the route's parts), inlined into it. */
+  messagesFor(pathname: string, language: Language): unknown;
+  /** Named parts of a dictionary, for a page reached in the browser; null when a name is unknown. */
+  messageParts(language: Language, names: string[]): unknown | null;
   /** Where a URL must go before it renders (a 302), or null. */
   pageRedirect(pathname: string, search: string): string | null;
   serialisePageState(state: unknown): string;
