@@ -5,6 +5,7 @@ import { BrowserRouter } from 'react-router';
 import { App } from './app/App';
 import { Root } from './app/Root';
 import { matchPageRoute } from './app/routes';
+import { noteTypedInput } from './app/typed-before-hydration';
 import { PAGE_STATE_ELEMENT_ID, type PageState } from './page-state';
 
 function app(state: PageState): ReactNode {
@@ -27,6 +28,7 @@ async function boot() {
   await matchPageRoute(window.location.pathname).page.preload();
   const inlined = document.getElementById(PAGE_STATE_ELEMENT_ID)?.textContent;
   if (inlined) {
+    noteTypedInput(container);
     hydrateRoot(container, app(JSON.parse(inlined) as PageState));
     return;
   }

@@ -37,6 +37,11 @@ export interface RenderedPage {
 
 const pagesLoaded = Promise.all([...pageRoutes, notFoundRoute].map((route) => route.page.preload()));
 
+/** Settles once every page's module is loaded: the server waits for it before it serves. */
+export function pagesReady(): Promise<unknown> {
+  return pagesLoaded;
+}
+
 /** Renders one page for a URL (path and query) in the given state; every page is loaded first. */
 export async function renderPage(url: string, state: PageState): Promise<RenderedPage> {
   await pagesLoaded;

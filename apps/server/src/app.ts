@@ -2,11 +2,21 @@ import { failure } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { createBackgroundJobs } from './background-jobs';
 import type { ServerConfig } from './config';
 import type { ServerTables } from './db/schema';
 import { installErrorHandler } from './http/errors';
 import { securityHeaders } from './http/security-headers';
+import type { MailTransport } from './mail/mail-transport';
+import type { ProviderClient } from './provider-client/provider-client';
+import { ADMIN_API_PREFIX, adminRoutes } from './routes/admin';
 import { brandRoutes } from './routes/brand';
+import { activateUserAccountRoute } from './routes/cidaas-webhook/activate-user-account';
+import { passwordResetRoutes } from './routes/cidaas-webhook/password-reset';
+import { providerEventRoutes } from './routes/cidaas-webhook/provider-events';
+import { registerUserRoute } from './routes/cidaas-webhook/register-user';
+import { resendActivationRoute } from './routes/cidaas-webhook/resend-activation';
+import { failedLoginCounterRoute } from './routes/failed-login-counter';
 import { healthRoutes } from './routes/health';
 import { portalPageRoutes, renderPortalPage } from './routes/portal-pages';
 import { runtimeConfigRoute } from './routes/runtime-config';
@@ -17,6 +27,10 @@ export interface ServerDependencies {
   db: Kysely<ServerTables>;
   portal: PortalBuild;
   registry: TenantRegistry;
+  /** The one client of the identity provider's admin API. */
+  provider: ProviderClient;
+  /** Where the outbox sends e-mails (SMTP); the server closes it when it closes. */
+  mailTransport: MailTransport;
 }
 
 /** The whole server as one Fastify instance, built from its parts; tests drive it with inject(). */
@@ -40,6 +54,43 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
   await app.register(runtimeConfigRoute, { runtime: config.runtime });
   await app.register(portalPageRoutes, pages);
   await app.register(brandRoutes, { registry: deps.registry, fallbackEnvironment: config.runtime.env });
+  await app.register(providerEventRoutes, { db: deps.db, registry: deps.registry, webhook: config.webhook });
+  await app.register(failedLoginCounterRoute, {
+    db: deps.db,
+    registry: deps.registry,
+    portalOrigin: config.portalUrl,
+  });
+  await app.register(passwordResetRoutes, {
+    db: deps.db,
+    provider: deps.provider,
+    registry: deps.registry,
+    config,
+  });
+  // Registration, activation and resend (ARCHITECTURE "Registration", "Activation", "Resend activation").
+  const accounts = { db: deps.db, provider: deps.provider, registry: deps.registry, config };
+  await app.register(registerUserRoute, { ...accounts, portalOrigin: config.portalUrl });
+  await app.register(activateUserAccountRoute, { ...accounts, portalOrigin: config.portalUrl });
+  await app.register(resendActivationRoute, { ...accounts, portalOrigin: config.portalUrl });
+  // Without a token (production without ADMIN_API_TOKEN) the admin API does not exist: 404.
+  if (config.adminApiToken) {
+    await app.register(adminRoutes, {
+      prefix: ADMIN_API_PREFIX,
+      db: deps.db,
+      registry: deps.registry,
+      config,
+      token: config.adminApiToken,
+    });
+  }
+  const backgroundJobs = createBackgroundJobs({
+    ...accounts,
+    mailTransport: deps.mailTransport,
+    log: app.log,
+  });
+  app.decorate('backgroundJobs', backgroundJobs);
+  app.addHook('onClose', async () => {
+    await backgroundJobs.stop();
+    deps.mailTransport.close();
+  });
   await app.register(fastifyStatic, {
     root: `${deps.portal.clientDir}/assets`,
     prefix: '/assets/',

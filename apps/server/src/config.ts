@@ -37,6 +37,8 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 30)
     .default(72),
+  /** Bearer token of the operators' admin API (/api/admin); without it in production that API is off. */
+  ADMIN_API_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   DATA_DIR: z.string().default('.data'),
   PORTAL_DIST_DIR: z.string().default(fileURLToPath(new URL('../../portal/dist', import.meta.url))),
   TRUST_PROXY: z.stringbool().default(false),
@@ -59,11 +61,15 @@ export interface ServerConfig {
   webhook: { apiKey: string; header: string };
   mail: { smtpUrl: string; from: string };
   activationLinkTtlHours: number;
+  /** The operators' admin API token; undefined turns the admin API off (404). */
+  adminApiToken: string | undefined;
 }
 
 // Embedded-setup defaults, the same the embedded provider uses; production must set its own.
 const DEV_ADMIN_CLIENT_SECRET = 'concierge-dev-admin-client-secret';
 const DEV_WEBHOOK_API_KEY = 'concierge-dev-webhook-key';
+// Production never falls back to it: there the admin API is off unless ADMIN_API_TOKEN is set.
+const DEV_ADMIN_API_TOKEN = 'concierge-dev-admin-token';
 
 /** Environment → typed configuration, in one place. Throws a message naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -110,5 +116,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
     activationLinkTtlHours: values.ACTIVATION_LINK_TTL_HOURS,
+    adminApiToken: values.ADMIN_API_TOKEN ?? (isProduction ? undefined : DEV_ADMIN_API_TOKEN),
   };
 }

@@ -2,7 +2,7 @@ import { Loader } from '@mantine/core';
 import { type ReactNode, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { pageRedirect } from './page-redirects';
-import { RequestProvider } from './RequestContext';
+import { RequestProvider, RequestSync } from './RequestContext';
 import { useRouteMessages } from './route-messages';
 import { notFoundRoute, type PageRoute, pageRoutes } from './routes';
 
@@ -37,6 +37,7 @@ export function App() {
     <PageRedirects>
       <RequestProvider>
         <Suspense fallback={<PageLoader />}>
+          <RequestSync />
           <Routes>
             <Route path="/" element={<RedirectToLogin />} />
             {pageRoutes.map((route) => (

@@ -34,24 +34,42 @@ async function clientInfoOnce(baseUrl: string, requestId: string): Promise<Clien
   return info;
 }
 
+const SetRequestContext = createContext<(value: RequestContextValue) => void>(() => {});
+
+/** Holds the sign-in request behind every page; RequestSync fills it in. */
+export function RequestProvider({ children }: { children: ReactNode }) {
+  const [searchParams] = useSearchParams();
+  const [value, setValue] = useState<RequestContextValue>(() => ({
+    requestId: searchParams.get('requestId') ?? '',
+    clientInfo: null,
+    status: 'checking',
+  }));
+  return (
+    <RequestContext.Provider value={value}>
+      <SetRequestContext.Provider value={setValue}>{children}</SetRequestContext.Provider>
+    </RequestContext.Provider>
+  );
+}
+
 /**
  * The sign-in request behind every page (spec §2): the request id from the query (or the one this
  * tab already had), checked by reading its client info; without a usable one a fresh one from the
  * provider; and when none can be had, off to the customer's own /login (built from the registry) —
  * except on the pages that need none and for tenants flagged to skip it. Keeps subdomain and
  * requestId in the query string as the visitor moves on.
+ *
+ * It sits inside the page's Suspense boundary, so its effects start only once the page has
+ * hydrated: an update reaching a page that is still hydrating would make React throw the
+ * server's HTML away, and with it whatever the tenant had already typed.
  */
-export function RequestProvider({ children }: { children: ReactNode }) {
+export function RequestSync() {
   const { cidaasBaseUrl } = useRuntimeConfig();
   const tenant = useTenant();
   const { pathname } = useLocation();
   const [searchParams, setSearchParams] = useSearchParams();
   const requestIdInUrl = searchParams.get('requestId') ?? '';
-  const [value, setValue] = useState<RequestContextValue>({
-    requestId: requestIdInUrl,
-    clientInfo: null,
-    status: 'checking',
-  });
+  const value = useContext(RequestContext);
+  const setValue = useContext(SetRequestContext);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per request id in the URL
   useEffect(() => {
@@ -111,7 +129,7 @@ export function RequestProvider({ children }: { children: ReactNode }) {
     setSearchParams(next, { replace: true });
   }, [searchParams, setSearchParams, tenant, value.requestId]);
 
-  return <RequestContext.Provider value={value}>{children}</RequestContext.Provider>;
+  return null;
 }
 
 export function useRequestContext(): RequestContextValue {

@@ -1,4 +1,4 @@
-import type { Migration } from '@concierge/database';
+import { type Migration, sql } from '@concierge/database';
 
 export const SERVER_SCHEMA = 'concierge';
 
@@ -18,6 +18,157 @@ export const migrations: Record<string, Migration> = {
         .createIndex('rate_limits_window_start')
         .on('rate_limits')
         .column('window_start')
+        .execute();
+    },
+  },
+  '0100_registration': {
+    async up(db) {
+      // A registration code is claimed (unused → pending) before the provider is asked, so that one
+      // code yields at most one identity (ARCHITECTURE "Registration").
+      await db.schema
+        .createTable('registration_codes')
+        .addColumn('code', 'text', (column) => column.primaryKey())
+        .addColumn('tenant', 'text', (column) => column.notNull())
+        .addColumn('status', 'text', (column) =>
+          column.notNull().check(sql`status in ('unused', 'pending', 'used', 'revoked')`),
+        )
+        .addColumn('claimed_email', 'text')
+        .addColumn('claimed_at', 'timestamptz')
+        // The registration's language, so that the reconciler writes its e-mail in that language.
+        .addColumn('claimed_language', 'text')
+        .addColumn('sub', 'text')
+        .addColumn('used_at', 'timestamptz')
+        .addColumn('revoked_at', 'timestamptz')
+        .addColumn('created_at', 'timestamptz', (column) => column.notNull())
+        .execute();
+      await db.schema
+        .createIndex('registration_codes_tenant_status')
+        .on('registration_codes')
+        .columns(['tenant', 'status', 'created_at'])
+        .execute();
+      // One e-mail holds at most one claimed or used code: the database refuses a second
+      // registration of an address even when two arrive at the same moment with different codes.
+      await db.schema
+        .createIndex('registration_codes_claimed_email')
+        .on('registration_codes')
+        .column('claimed_email')
+        .unique()
+        .where(sql<boolean>`status in ('pending', 'used')`)
+        .execute();
+      await db.schema
+        .createIndex('registration_codes_pending')
+        .on('registration_codes')
+        .column('claimed_at')
+        .where(sql<boolean>`status = 'pending'`)
+        .execute();
+
+      await db.schema
+        .createTable('invitations')
+        .addColumn('id', 'uuid', (column) => column.primaryKey())
+        .addColumn('tenant', 'text', (column) => column.notNull())
+        .addColumn('email', 'text', (column) => column.notNull())
+        .addColumn('code', 'text', (column) =>
+          column.notNull().unique().references('registration_codes.code'),
+        )
+        .addColumn('language', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'timestamptz', (column) => column.notNull())
+        .addColumn('revoked_at', 'timestamptz')
+        .execute();
+      await db.schema
+        .createIndex('invitations_tenant_created_at')
+        .on('invitations')
+        .columns(['tenant', 'created_at'])
+        .execute();
+
+      // An activation link's verification id is a secret: only its SHA-256 is kept.
+      await db.schema
+        .createTable('activations')
+        .addColumn('id', 'uuid', (column) => column.primaryKey())
+        .addColumn('verification_hash', 'text', (column) => column.notNull().unique())
+        .addColumn('email', 'text', (column) => column.notNull())
+        .addColumn('sub', 'text', (column) => column.notNull())
+        .addColumn('tenant', 'text', (column) => column.notNull())
+        .addColumn('language', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'timestamptz', (column) => column.notNull())
+        .addColumn('expires_at', 'timestamptz', (column) => column.notNull())
+        .addColumn('used_at', 'timestamptz')
+        .addColumn('voided_at', 'timestamptz')
+        .execute();
+      await db.schema.createIndex('activations_email').on('activations').column('email').execute();
+    },
+  },
+  '0101_mail_outbox': {
+    async up(db) {
+      // E-mails are written in the transaction of the change they report and sent afterwards by the
+      // outbox worker, so that a change never happens without its e-mail, nor the other way round.
+      await db.schema
+        .createTable('mail_outbox')
+        .addColumn('id', 'uuid', (column) => column.primaryKey())
+        .addColumn('kind', 'text', (column) => column.notNull())
+        .addColumn('recipient', 'text', (column) => column.notNull())
+        .addColumn('subject', 'text', (column) => column.notNull())
+        .addColumn('html', 'text', (column) => column.notNull())
+        .addColumn('text', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'timestamptz', (column) => column.notNull())
+        .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0))
+        // Null once sent or given up: only rows with a time here are ever picked up.
+        .addColumn('next_attempt_at', 'timestamptz')
+        .addColumn('sent_at', 'timestamptz')
+        .addColumn('last_error', 'text')
+        .execute();
+      await db.schema
+        .createIndex('mail_outbox_due')
+        .on('mail_outbox')
+        .column('next_attempt_at')
+        .where(sql<boolean>`sent_at is null`)
+        .execute();
+      await db.schema.createIndex('mail_outbox_created_at').on('mail_outbox').column('created_at').execute();
+    },
+  },
+  '0200_failed_login_counters': {
+    async up(db) {
+      // The mirror of the provider's failed-login count that the login page reads (spec §4).
+      await db.schema
+        .createTable('failed_login_counters')
+        .addColumn('tenant', 'text', (column) => column.notNull())
+        .addColumn('email', 'text', (column) => column.notNull())
+        .addColumn('counter', 'integer', (column) => column.notNull())
+        .addColumn('updated_at', 'timestamptz', (column) => column.notNull())
+        .addPrimaryKeyConstraint('failed_login_counters_pkey', ['tenant', 'email'])
+        .execute();
+      // Resets and locks apply to an e-mail in every tenant.
+      await db.schema
+        .createIndex('failed_login_counters_email')
+        .on('failed_login_counters')
+        .column('email')
+        .execute();
+      // Webhook delivery is at least once: an event id is applied once.
+      await db.schema
+        .createTable('processed_webhook_events')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('received_at', 'timestamptz', (column) => column.notNull())
+        .execute();
+      await db.schema
+        .createIndex('processed_webhook_events_received_at')
+        .on('processed_webhook_events')
+        .column('received_at')
+        .execute();
+    },
+  },
+  '0201_password_reset_requests': {
+    async up(db) {
+      // Binds a reset link (by its request id's hash) to the e-mail it was started for, so that the
+      // unlock after the new password applies to that account and not to one named by the browser.
+      await db.schema
+        .createTable('password_reset_requests')
+        .addColumn('rprq_hash', 'text', (column) => column.primaryKey())
+        .addColumn('email', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'timestamptz', (column) => column.notNull())
+        .execute();
+      await db.schema
+        .createIndex('password_reset_requests_created_at')
+        .on('password_reset_requests')
+        .column('created_at')
         .execute();
     },
   },

@@ -5,6 +5,8 @@ import type { Language } from '@concierge/contracts';
 
 /** What the portal's server bundle (apps/portal/src/entry-server.tsx) exports, as this server uses it. */
 export interface PortalServerBundle {
+  /** Every page module loaded; renderPage needs no further import after it. */
+  pagesReady(): Promise<unknown>;
   renderPage(
     url: string,
     state: { config: unknown; language: Language; messages: unknown },
@@ -55,6 +57,7 @@ export async function loadPortalBuild(distDir: string): Promise<PortalBuild> {
   const bundle = (await import(
     pathToFileURL(join(distDir, 'server', 'entry-server.js')).href
   )) as PortalServerBundle;
+  await bundle.pagesReady();
 
   const chunkFiles = (key: string, seen = new Set<string>()): string[] => {
     const chunk = manifest[key];

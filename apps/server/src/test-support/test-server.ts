@@ -4,29 +4,68 @@ import { buildServer } from '../app';
 import { loadConfig } from '../config';
 import { migrations, SERVER_SCHEMA } from '../db/migrations';
 import type { ServerTables } from '../db/schema';
+import { createMailTransport } from '../mail/mail-transport';
+import { ProviderClient } from '../provider-client/provider-client';
 import { loadPortalBuild } from '../ssr/portal-bundle';
 import { loadTenantRegistry } from '../tenants/load-registry';
+import { type EmbeddedProvider, startEmbeddedProvider, TEST_ADMIN_CLIENT } from './embedded-provider';
+import { type MailSink, startMailSink } from './mail-sink';
+
+export interface TestServerOptions {
+  /** true: a real embedded provider of its own, stopped on close; or the one (or a proxy in front of one) at url. */
+  provider?: true | { url: string; timeoutMs?: number };
+  /** true: a real SMTP catcher of its own (smtp-server), closed on close; or this SMTP URL. */
+  smtp?: true | { url: string };
+}
 
 /** The real server on a real database (PGlite, or PostgreSQL when DATABASE_URL is set) and the built portal. */
-export async function startTestServer(env: Record<string, string> = {}) {
+export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}) {
+  const ownProvider: EmbeddedProvider | undefined =
+    options.provider === true ? await startEmbeddedProvider() : undefined;
+  const providerUrl =
+    ownProvider?.url ?? (typeof options.provider === 'object' ? options.provider.url : undefined);
+  const mailSink: MailSink | undefined = options.smtp === true ? await startMailSink() : undefined;
+  const smtpUrl = mailSink?.url ?? (typeof options.smtp === 'object' ? options.smtp.url : undefined);
   const config = loadConfig({
     PORTAL_URL: 'http://portal.test',
     PROVIDER_URL: 'http://provider.test',
     LOG_LEVEL: 'warn',
+    ...(providerUrl
+      ? { PROVIDER_URL: providerUrl, PROVIDER_ADMIN_CLIENT_SECRET: TEST_ADMIN_CLIENT.clientSecret }
+      : {}),
+    ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}),
     ...env,
   });
+  const provider = new ProviderClient({
+    baseUrl: config.providerUrl,
+    ...config.providerAdmin,
+    ...(typeof options.provider === 'object' && options.provider.timeoutMs
+      ? { timeoutMs: options.provider.timeoutMs }
+      : {}),
+  });
   const database = await openTestDatabase<ServerTables>(SERVER_SCHEMA, migrations);
+  const registry = await loadTenantRegistry(config.tenantsFile);
   const app: FastifyInstance = await buildServer(config, {
     db: database.db,
     portal: await loadPortalBuild(config.portalDistDir),
-    registry: await loadTenantRegistry(config.tenantsFile),
+    registry,
+    provider,
+    mailTransport: createMailTransport(config.mail),
   });
   return {
     app,
     config,
+    db: database.db,
+    registry,
+    /** The server's own provider client (for look-ups in tests). */
+    provider,
+    /** The SMTP catcher when options.smtp was true. */
+    mailSink,
     async close() {
       await app.close();
       await database.close();
+      await ownProvider?.stop();
+      await mailSink?.close();
     },
   };
 }

@@ -201,7 +201,10 @@ describe('the sign-in request behind the page', () => {
 
   it('drops a subdomain the registry does not know from the query', async () => {
     stubFetch(provider);
-    await renderPage('/login?requestId=r4&subdomain=evil.example.com', 'en', { ...testTenant, isRequested: false });
+    await renderPage('/login?requestId=r4&subdomain=evil.example.com', 'en', {
+      ...testTenant,
+      isRequested: false,
+    });
     const link = await screen.findByRole('link', { name: /Forgot your password/ });
     await waitFor(() => expect(link.getAttribute('href')).toBe('/password-reset-init?requestId=r4'));
   });

@@ -1,0 +1,83 @@
+import { type Language, normaliseEmail } from '@concierge/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { consumeRateLimit } from '../http/rate-limit';
+import type { ProviderClient } from '../provider-client/provider-client';
+import { findProviderUser } from '../provider-client/users';
+import type { RegistrationDeps } from '../registration/complete-registration';
+import { issueActivation } from './issue-activation';
+
+export interface ResendDeps extends RegistrationDeps {
+  provider: ProviderClient;
+  log: FastifyBaseLogger;
+}
+
+// A person asks a few times at most; more is somebody filling another person's inbox.
+const PER_EMAIL = { limit: 5, windowSeconds: 60 * 60 };
+const PER_IP = { limit: 30, windowSeconds: 15 * 60 };
+
+/**
+ * ARCHITECTURE "Resend activation": a new link, the old ones void, the e-mail via the outbox — only
+ * for a registration that is not activated yet. Whatever happens (unknown e-mail, already active,
+ * rate-limited, provider away), the caller answers the same, so nothing here tells whether an
+ * account exists (ARCHITECTURE §6).
+ */
+export async function resendActivation(
+  deps: ResendDeps,
+  input: { email: string; language: Language; ip: string },
+): Promise<void> {
+  const { db, log } = deps;
+  const email = normaliseEmail(input.email);
+  const isWithinLimits =
+    (await consumeRateLimit(db, { key: `resend-activation:ip:${input.ip}`, ...PER_IP })) &&
+    (await consumeRateLimit(db, { key: `resend-activation:email:${email}`, ...PER_EMAIL }));
+  if (!isWithinLimits) return;
+
+  // A pending registration gets its e-mail from the reconciler; only a used code has an identity.
+  const registration = await db
+    .selectFrom('registration_codes')
+    .select(['code', 'sub', 'tenant'])
+    .where('claimed_email', '=', email)
+    .where('status', '=', 'used')
+    .executeTakeFirst();
+  if (!registration?.sub) return;
+  const sub = registration.sub;
+
+  const openLink = await db
+    .selectFrom('activations')
+    .select('id')
+    .where('email', '=', email)
+    .where('used_at', 'is', null)
+    .where('voided_at', 'is', null)
+    .executeTakeFirst();
+  if (!openLink && !(await isPendingAtProvider(deps, email, sub))) return;
+
+  await db.transaction().execute(async (trx) => {
+    // The code row serialises resends for this registration: the second one voids the first's link.
+    await trx
+      .selectFrom('registration_codes')
+      .select('code')
+      .where('code', '=', registration.code)
+      .forUpdate()
+      .execute();
+    await trx
+      .updateTable('activations')
+      .set({ voided_at: new Date() })
+      .where('email', '=', email)
+      .where('used_at', 'is', null)
+      .where('voided_at', 'is', null)
+      .execute();
+    await issueActivation(trx, deps, { email, sub, tenant: registration.tenant, language: input.language });
+  });
+  log.info({ sub }, 'activation e-mail resent');
+}
+
+/** Every link used or void, yet the provider still has the user unverified: a new link is due. */
+async function isPendingAtProvider(deps: ResendDeps, email: string, sub: string): Promise<boolean> {
+  try {
+    const user = await findProviderUser(deps.provider, email);
+    return user.exists && user.sub === sub && user.status === 'PENDING';
+  } catch (error) {
+    deps.log.warn({ err: error }, 'resend: the provider could not say whether the account is active');
+    return false;
+  }
+}

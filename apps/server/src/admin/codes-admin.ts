@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from '@concierge/database';
+import type { RegistrationCodeStatus, RegistrationCodesTable, ServerTables } from '../db/schema';
+import { AppError } from '../http/errors';
+import { registerLink } from '../mail/links';
+import type { AdminCode, AdminList } from './admin-schemas';
+
+// PostgreSQL takes at most 65535 parameters per statement: 3 per row, well under that per chunk.
+const INSERT_CHUNK = 1000;
+
+export function toAdminCode(row: Selectable<RegistrationCodesTable>, portalUrl: string): AdminCode {
+  return {
+    code: row.code,
+    tenant: row.tenant,
+    status: row.status,
+    claimedEmail: row.claimed_email,
+    sub: row.sub,
+    createdAt: row.created_at.toISOString(),
+    usedAt: row.used_at?.toISOString() ?? null,
+    revokedAt: row.revoked_at?.toISOString() ?? null,
+    registerUrl: registerLink(portalUrl, { code: row.code, subdomain: row.tenant }),
+  };
+}
+
+/** New unused codes for one tenant, all or none (one transaction). */
+export async function createRegistrationCodes(
+  db: Kysely<ServerTables>,
+  input: { tenant: string; count: number },
+): Promise<Selectable<RegistrationCodesTable>[]> {
+  const createdAt = new Date();
+  const rows = Array.from({ length: input.count }, () => ({
+    code: randomUUID(),
+    tenant: input.tenant,
+    status: 'unused' as const,
+    created_at: createdAt,
+  }));
+  return db.transaction().execute(async (trx) => {
+    const created: Selectable<RegistrationCodesTable>[] = [];
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+      created.push(
+        ...(await trx
+          .insertInto('registration_codes')
+          .values(rows.slice(start, start + INSERT_CHUNK))
+          .returningAll()
+          .execute()),
+      );
+    }
+    return created;
+  });
+}
+
+export async function listRegistrationCodes(
+  db: Kysely<ServerTables>,
+  filter: { tenant?: string; status?: RegistrationCodeStatus; limit: number; offset: number },
+): Promise<AdminList<Selectable<RegistrationCodesTable>>> {
+  let query = db.selectFrom('registration_codes');
+  if (filter.tenant) query = query.where('tenant', '=', filter.tenant);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  const items = await query
+    .selectAll()
+    .orderBy('created_at')
+    .orderBy('code')
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .execute();
+  const { total } = await query.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
+  // count(*) is a number in PGlite and a string in pg (STACK-NOTES).
+  return { items, total: Number(total) };
+}
+
+/**
+ * unused → revoked; a code already revoked stays so (revoking twice is no error). A pending or used
+ * code belongs to a registration and cannot be revoked. An open invitation of the code goes too.
+ */
+export async function revokeRegistrationCode(
+  db: Kysely<ServerTables>,
+  code: string,
+): Promise<Selectable<RegistrationCodesTable>> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('registration_codes')
+      .selectAll()
+      .where('code', '=', code)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row) throw new AppError(404, 'code_not_found', 'No registration code like this exists.');
+    if (row.status === 'revoked') return row;
+    if (row.status !== 'unused') {
+      throw new AppError(
+        409,
+        'code_not_revocable',
+        `The code is ${row.status}; only unused codes can be revoked.`,
+      );
+    }
+    const now = new Date();
+    await trx
+      .updateTable('invitations')
+      .set({ revoked_at: now })
+      .where('code', '=', code)
+      .where('revoked_at', 'is', null)
+      .execute();
+    return trx
+      .updateTable('registration_codes')
+      .set({ status: 'revoked', revoked_at: now })
+      .where('code', '=', code)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+}

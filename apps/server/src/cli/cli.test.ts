@@ -1,0 +1,182 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer } from '../test-support/test-server';
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let url: string;
+let folder: string;
+beforeAll(async () => {
+  // The server's development token: the CLI's default for a server on this machine.
+  server = await startTestServer();
+  url = await server.app.listen({ host: '127.0.0.1', port: 0 });
+  folder = mkdtempSync(join(tmpdir(), 'concierge-cli-'));
+}, 60_000);
+afterAll(async () => {
+  await server?.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The CLI in its own process, as `npm run admin` starts it. */
+function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'apps/server/src/cli/main.ts', ...args],
+      { cwd: root, env: { PATH: process.env.PATH, CONCIERGE_URL: url, ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+const countCodes = async (tenant: string) =>
+  Number(
+    (
+      await server.db
+        .selectFrom('registration_codes')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('tenant', '=', tenant)
+        .executeTakeFirstOrThrow()
+    ).count,
+  );
+
+describe('the admin CLI', () => {
+  it('explains itself', async () => {
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('codes create --tenant T [--count N] [--csv FILE]');
+    expect((await cli([])).code).toBe(2);
+  });
+
+  it('creates codes into a CSV file with the URL a letter prints', async () => {
+    const file = join(folder, 'codes.csv');
+    // npm starts the script in apps/server and says in INIT_CWD where the user typed the command.
+    const run = await cli(['codes', 'create', '--tenant', 'it2', '--count', '5', '--csv', 'codes.csv'], {
+      INIT_CWD: folder,
+    });
+    expect(run).toMatchObject({ code: 0, stdout: '' });
+    expect(run.stderr).toContain(`Created 5 codes for it2 in ${file}.`);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('code,tenant,register_url');
+    expect(lines).toHaveLength(6);
+    for (const line of lines.slice(1)) {
+      const [code, tenant, registerUrl] = line.split(',');
+      expect(tenant).toBe('it2');
+      expect(registerUrl).toBe(`http://portal.test/register?registrationcode=${code}&subdomain=it2`);
+    }
+    expect(await countCodes('it2')).toBe(5);
+  });
+
+  it('refuses to overwrite a file before creating anything', async () => {
+    const file = join(folder, 'taken.csv');
+    writeFileSync(file, 'keep me');
+    const before = await countCodes('r5');
+    const run = await cli(['codes', 'create', '--tenant', 'r5', '--count', '3', '--csv', file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('exists already');
+    expect(readFileSync(file, 'utf8')).toBe('keep me');
+    expect(await countCodes('r5')).toBe(before);
+  });
+
+  it('prints the CSV without --csv, lists and revokes codes', async () => {
+    const created = await cli(['codes', 'create', '--tenant', 'alpenblick', '--count', '2']);
+    expect(created.code).toBe(0);
+    const codes = created.stdout
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((line) => line.split(',')[0]!);
+    expect(codes).toHaveLength(2);
+
+    const revoked = await cli(['codes', 'revoke', codes[0]!]);
+    expect(revoked).toMatchObject({ code: 0 });
+    expect(revoked.stderr).toContain('is revoked');
+
+    const listed = await cli(['codes', 'list', '--tenant', 'alpenblick', '--status', 'unused']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/^CODE\s+TENANT\s+STATUS/);
+    expect(listed.stdout).toContain(codes[1]);
+    expect(listed.stdout).not.toContain(codes[0]);
+    expect(listed.stderr).toContain('1 of 1 codes.');
+  });
+
+  it('creates, lists and withdraws invitations', async () => {
+    const created = await cli([
+      'invitations',
+      'create',
+      '--tenant',
+      'demo',
+      '--email',
+      'cli.invitee@example.ch',
+      '--language',
+      'it',
+    ]);
+    expect(created.code).toBe(0);
+    const id = created.stdout.trim();
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const [mail] = await server.db
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('recipient', '=', 'cli.invitee@example.ch')
+      .execute();
+    expect(mail).toMatchObject({
+      kind: 'invitation',
+      subject: 'Invito al portale inquilini Demo Immobilien AG',
+    });
+
+    const listed = await cli(['invitations', 'list', '--tenant', 'demo']);
+    expect(listed.stdout).toContain(id);
+    expect(listed.stdout).toContain('cli.invitee@example.ch');
+
+    const revoked = await cli(['invitations', 'revoke', id]);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stderr).toContain('is withdrawn');
+  });
+
+  it('says what the server refused, with exit code 1', async () => {
+    const unknownTenant = await cli(['codes', 'create', '--tenant', 'nobody']);
+    expect(unknownTenant.code).toBe(1);
+    expect(unknownTenant.stderr).toContain('No tenant with the subdomain "nobody". (unknown_tenant)');
+    const unknownCode = await cli(['codes', 'revoke', '3f0e4a53-4a8e-4d2b-9c7e-0d1c2b3a4f5e']);
+    expect(unknownCode.code).toBe(1);
+    expect(unknownCode.stderr).toContain('code_not_found');
+    const wrongToken = await cli(['codes', 'list'], { ADMIN_API_TOKEN: 'a-wrong-token-123456' });
+    expect(wrongToken.code).toBe(1);
+    expect(wrongToken.stderr).toContain('refused the admin API token');
+    const down = await cli(['codes', 'list'], { CONCIERGE_URL: 'http://127.0.0.1:9' });
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain('Cannot reach http://127.0.0.1:9');
+  });
+
+  it('answers wrong usage with exit code 2', async () => {
+    for (const args of [
+      ['codes', 'create'],
+      ['codes', 'create', '--tenant', 'demo', '--count', 'many'],
+      ['codes', 'create', '--tenant', 'demo', '--count', '10001'],
+      ['codes', 'revoke'],
+      ['codes', 'shred'],
+      ['codes', 'list', '--colour'],
+      ['invitations', 'create', '--tenant', 'demo'],
+    ]) {
+      const run = await cli(args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr, args.join(' ')).toMatch(/^Error: /);
+    }
+    const remote = await cli(['codes', 'list'], { CONCIERGE_URL: 'https://login.example.ch' });
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toContain('Set ADMIN_API_TOKEN');
+  });
+});

@@ -1,0 +1,155 @@
+import { access, writeFile } from 'node:fs/promises';
+import type { AdminCode, AdminInvitation } from '../admin/admin-schemas';
+import type { AdminClient } from './admin-client';
+import { CliError } from './cli-error';
+import { toCsv } from './csv';
+
+export interface CliOutput {
+  /** Results: what a script would read or redirect. */
+  out(text: string): void;
+  /** Progress and summaries for the person at the terminal. */
+  info(text: string): void;
+}
+
+export interface ListOptions {
+  tenant?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export async function createCodes(
+  client: AdminClient,
+  output: CliOutput,
+  options: { tenant: string; count: number; csvFile?: string },
+): Promise<void> {
+  // Checked before the codes exist: a file in the way must not leave codes nobody has seen.
+  if (options.csvFile && (await exists(options.csvFile))) {
+    throw new CliError(`${options.csvFile} exists already; name a new file.`, 2);
+  }
+  const { codes } = await client.call<{ codes: AdminCode[] }>('POST', '/codes', {
+    tenant: options.tenant,
+    count: options.count,
+  });
+  const csv = toCsv(
+    ['code', 'tenant', 'register_url'],
+    codes.map((code) => [code.code, code.tenant, code.registerUrl]),
+  );
+  if (!options.csvFile) {
+    output.out(csv);
+    output.info(`Created ${codes.length} codes for ${options.tenant}.`);
+    return;
+  }
+  try {
+    await writeFile(options.csvFile, csv, { flag: 'wx' });
+  } catch (error) {
+    // The codes exist now: show them rather than lose them.
+    output.out(csv);
+    throw new CliError(
+      `Created ${codes.length} codes, but writing ${options.csvFile} failed (${(error as Error).message}); they are printed above.`,
+      1,
+    );
+  }
+  output.info(`Created ${codes.length} codes for ${options.tenant} in ${options.csvFile}.`);
+}
+
+export async function listCodes(
+  client: AdminClient,
+  output: CliOutput,
+  options: ListOptions & { status?: string },
+): Promise<void> {
+  const { codes, total } = await client.call<{ codes: AdminCode[]; total: number }>(
+    'GET',
+    `/codes${query({ tenant: options.tenant, status: options.status, limit: options.limit, offset: options.offset })}`,
+  );
+  output.out(
+    table(
+      ['CODE', 'TENANT', 'STATUS', 'CREATED', 'E-MAIL'],
+      codes.map((code) => [code.code, code.tenant, code.status, code.createdAt, code.claimedEmail ?? '']),
+    ),
+  );
+  output.info(`${codes.length} of ${total} codes.`);
+}
+
+export async function revokeCode(client: AdminClient, output: CliOutput, code: string): Promise<void> {
+  const revoked = await client.call<{ code: AdminCode }>('POST', `/codes/${encodeURIComponent(code)}/revoke`);
+  output.info(`Code ${revoked.code.code} is ${revoked.code.status}.`);
+}
+
+export async function createInvitation(
+  client: AdminClient,
+  output: CliOutput,
+  options: { tenant: string; email: string; language?: string },
+): Promise<void> {
+  const { invitation } = await client.call<{ invitation: AdminInvitation }>('POST', '/invitations', options);
+  output.out(`${invitation.id}\n`);
+  output.info(
+    `Invited ${invitation.email} to ${invitation.tenant} (code ${invitation.code}); the e-mail is on its way.`,
+  );
+}
+
+export async function listInvitations(
+  client: AdminClient,
+  output: CliOutput,
+  options: ListOptions,
+): Promise<void> {
+  const { invitations, total } = await client.call<{ invitations: AdminInvitation[]; total: number }>(
+    'GET',
+    `/invitations${query({ tenant: options.tenant, limit: options.limit, offset: options.offset })}`,
+  );
+  output.out(
+    table(
+      ['ID', 'TENANT', 'E-MAIL', 'CODE', 'CODE STATUS', 'CREATED', 'REVOKED'],
+      invitations.map((invitation) => [
+        invitation.id,
+        invitation.tenant,
+        invitation.email,
+        invitation.code,
+        invitation.codeStatus,
+        invitation.createdAt,
+        invitation.revokedAt ?? '',
+      ]),
+    ),
+  );
+  output.info(`${invitations.length} of ${total} invitations.`);
+}
+
+export async function revokeInvitation(client: AdminClient, output: CliOutput, id: string): Promise<void> {
+  const { invitation } = await client.call<{ invitation: AdminInvitation }>(
+    'POST',
+    `/invitations/${encodeURIComponent(id)}/revoke`,
+  );
+  output.info(
+    `Invitation ${invitation.id} for ${invitation.email} is withdrawn (code ${invitation.codeStatus}).`,
+  );
+}
+
+function query(values: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(values))
+    if (value !== undefined) params.set(name, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Columns padded to their widest cell: readable in a terminal, still one row per line for grep. */
+function table(header: string[], rows: string[][]): string {
+  if (rows.length === 0) return '';
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
+  );
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd();
+  return `${[header, ...rows].map(line).join('\n')}\n`;
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,116 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { MAX_CODES_PER_REQUEST } from '../admin/admin-schemas';
+import { AdminClient } from './admin-client';
+import { CliError, usageError } from './cli-error';
+import * as commands from './commands';
+import { USAGE } from './usage';
+
+const OPTIONS = {
+  tenant: { type: 'string' },
+  count: { type: 'string' },
+  csv: { type: 'string' },
+  status: { type: 'string' },
+  email: { type: 'string' },
+  language: { type: 'string' },
+  limit: { type: 'string' },
+  offset: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The admin CLI without the process around it: arguments and environment in, exit code out. */
+export async function runCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  output: commands.CliOutput,
+): Promise<number> {
+  try {
+    let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+    try {
+      parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    } catch (error) {
+      throw usageError((error as Error).message);
+    }
+    const { values, positionals } = parsed;
+    if (values.help || positionals.length === 0) {
+      output.out(USAGE);
+      return positionals.length === 0 && !values.help ? 2 : 0;
+    }
+    const [group, action, ...rest] = positionals;
+    const command = `${group} ${action ?? ''}`.trim();
+    const client = () => new AdminClient(env);
+    const list = {
+      tenant: values.tenant,
+      limit: integer(values.limit, '--limit'),
+      offset: integer(values.offset, '--offset'),
+    };
+    switch (command) {
+      case 'codes create':
+        noMore(rest);
+        await commands.createCodes(client(), output, {
+          tenant: required(values.tenant, '--tenant'),
+          count: codeCount(integer(values.count, '--count')),
+          // `npm run --workspace` starts us in apps/server; a relative path means where the user typed it.
+          csvFile: values.csv === undefined ? undefined : resolve(env.INIT_CWD ?? process.cwd(), values.csv),
+        });
+        break;
+      case 'codes list':
+        noMore(rest);
+        await commands.listCodes(client(), output, { ...list, status: values.status });
+        break;
+      case 'codes revoke':
+        await commands.revokeCode(client(), output, single(rest, 'CODE'));
+        break;
+      case 'invitations create':
+        noMore(rest);
+        await commands.createInvitation(client(), output, {
+          tenant: required(values.tenant, '--tenant'),
+          email: required(values.email, '--email'),
+          ...(values.language ? { language: values.language } : {}),
+        });
+        break;
+      case 'invitations list':
+        noMore(rest);
+        await commands.listInvitations(client(), output, list);
+        break;
+      case 'invitations revoke':
+        await commands.revokeInvitation(client(), output, single(rest, 'ID'));
+        break;
+      default:
+        throw usageError(`Unknown command "${command}".`);
+    }
+    return 0;
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    output.info(`Error: ${error.message}`);
+    return error.exitCode;
+  }
+}
+
+function required(value: string | undefined, name: string): string {
+  if (!value) throw usageError(`${name} is required.`);
+  return value;
+}
+
+function integer(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw usageError(`${name} must be a whole number, not "${value}".`);
+  return Number(value);
+}
+
+function codeCount(count: number | undefined): number {
+  if (count === undefined) return 1;
+  if (count < 1 || count > MAX_CODES_PER_REQUEST) {
+    throw usageError(`--count must be between 1 and ${MAX_CODES_PER_REQUEST}.`);
+  }
+  return count;
+}
+
+function single(rest: string[], name: string): string {
+  if (rest.length !== 1) throw usageError(`Name exactly one ${name}.`);
+  return rest[0]!;
+}
+
+function noMore(rest: string[]): void {
+  if (rest.length > 0) throw usageError(`Unexpected argument "${rest[0]}".`);
+}

@@ -1,0 +1,28 @@
+export const USAGE = `Concierge admin: registration codes and invitations.
+
+Usage: npm run admin --workspace @concierge/server -- <command> [options]
+
+Commands:
+  codes create --tenant T [--count N] [--csv FILE]
+      Creates N (default 1, at most 10000) unused codes for tenant T. Writes them as CSV
+      (code,tenant,register_url) to FILE, or to standard output without --csv.
+  codes list [--tenant T] [--status unused|pending|used|revoked] [--limit N] [--offset N]
+      Lists codes, oldest first (at most 1000 unless --limit says otherwise).
+  codes revoke CODE
+      Revokes an unused code (and its open invitation).
+  invitations create --tenant T --email E [--language de|fr|it|en]
+      Creates a code bound to E and e-mails the invitation (language default de).
+  invitations list [--tenant T] [--limit N] [--offset N]
+  invitations revoke ID
+      Withdraws an invitation and its code, unless somebody has registered with it.
+
+Options:
+  --help        Shows this text.
+
+Environment:
+  CONCIERGE_URL     The server (default http://localhost:8080).
+  ADMIN_API_TOKEN   The server's admin API token. Needed unless CONCIERGE_URL is this machine,
+                    where the development token is the default.
+
+Exit codes: 0 done, 1 the server refused or could not be reached, 2 wrong usage.
+`;

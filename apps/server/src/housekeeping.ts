@@ -1,0 +1,43 @@
+import type { Kysely } from '@concierge/database';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ServerTables } from './db/schema';
+import { pruneProcessedWebhookEvents } from './failed-logins/apply-webhook-event';
+import { pruneRateLimits } from './http/rate-limit';
+import { pruneResetRequests } from './password-reset/reset-requests';
+
+const HOUSEKEEPING_INTERVAL_MS = 5 * 60 * 1000;
+
+/** Drops what has served its purpose: old rate-limit windows, event ids and reset requests. */
+export async function runHousekeeping(db: Kysely<ServerTables>): Promise<void> {
+  await pruneRateLimits(db);
+  await pruneProcessedWebhookEvents(db);
+  await pruneResetRequests(db);
+}
+
+/**
+ * Runs the housekeeping now and every few minutes; every instance may run it, since deleting what is
+ * old is the same whoever does it. Returns a stop function that waits for a run in progress.
+ */
+export function startHousekeeping(
+  db: Kysely<ServerTables>,
+  log: FastifyBaseLogger,
+  intervalMs = HOUSEKEEPING_INTERVAL_MS,
+): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const tick = () => {
+    // A slow run is not overtaken by the next one.
+    running ??= runHousekeeping(db)
+      .catch((error: unknown) => log.warn({ err: error }, 'housekeeping failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  tick();
+  const timer = setInterval(tick, intervalMs);
+  // It must not keep the process alive on its own.
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

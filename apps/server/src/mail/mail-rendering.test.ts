@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { renderActivationMail } from './activation-mail';
+import { renderInvitationMail } from './invitation-mail';
+import { activationLink, invitationLink, registerLink } from './links';
+import type { MailBrand } from './mail-brand';
+
+const brand: MailBrand = {
+  tenantName: 'Gérance <du> Léman & Co',
+  buttonColor: '#0b7285',
+  buttonTextColor: '#ffffff',
+  logoUrl: 'https://login.example.ch/logo/brand.jpg?subdomain=lacleman',
+};
+
+describe('links', () => {
+  it('build the portal pages the spec names, with every value encoded', () => {
+    expect(
+      activationLink('https://login.example.ch', {
+        email: 'a+b@x.ch',
+        verificationId: 'v/1',
+        subdomain: 'demo',
+      }),
+    ).toBe(
+      'https://login.example.ch/verification-complete?email=a%2Bb%40x.ch&verificationid=v%2F1&subdomain=demo',
+    );
+    expect(
+      invitationLink('https://login.example.ch', {
+        code: 'c',
+        email: 'a@x.ch',
+        inviteId: 'i',
+        subdomain: 'demo',
+      }),
+    ).toBe('https://login.example.ch/register?registrationcode=c&email=a%40x.ch&invite_id=i&subdomain=demo');
+    expect(registerLink('https://login.example.ch', { code: 'c', subdomain: 'demo' })).toBe(
+      'https://login.example.ch/register?registrationcode=c&subdomain=demo',
+    );
+  });
+});
+
+describe('the activation e-mail', () => {
+  const link =
+    'https://login.example.ch/verification-complete?email=a%40x.ch&verificationid=abc&subdomain=lacleman';
+  const mail = renderActivationMail({ to: 'a@x.ch', language: 'fr', brand, link, validHours: 48 });
+
+  it('speaks the language and names the tenant in the subject', () => {
+    expect(mail.subject).toBe('Activez votre compte sur le portail des locataires Gérance <du> Léman & Co');
+    expect(mail.text).toContain('Ce lien est valable 48 heures.');
+    expect(mail.text).toContain(link);
+  });
+
+  it('wears the brand: logo, button colours, and escapes every value', () => {
+    expect(mail.html).toContain(
+      `<img src="${brand.logoUrl.replace('&', '&#38;')}" alt="Gérance &#60;du&#62; Léman &#38; Co"`,
+    );
+    expect(mail.html).toContain('background:#0b7285;color:#ffffff');
+    expect(mail.html).toContain(`href="${link.replaceAll('&', '&#38;')}"`);
+    expect(mail.html).not.toContain('<du>');
+  });
+});
+
+describe('the invitation e-mail', () => {
+  it('carries the code and the register link', () => {
+    const link =
+      'https://login.example.ch/register?registrationcode=c0de&email=a%40x.ch&invite_id=i&subdomain=demo';
+    const mail = renderInvitationMail({ to: 'a@x.ch', language: 'de', brand, code: 'c0de', link });
+    expect(mail.kind).toBe('invitation');
+    expect(mail.subject).toBe('Einladung zum Mieterportal Gérance <du> Léman & Co');
+    expect(mail.text).toContain('Ihr Registrierungscode: c0de');
+    expect(mail.text).toContain(link);
+    expect(mail.html).toContain('Jetzt registrieren');
+  });
+});

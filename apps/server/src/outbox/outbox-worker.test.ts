@@ -1,0 +1,167 @@
+import { createServer } from 'node:net';
+import { type Database, openTestDatabase } from '@concierge/database';
+import Fastify from 'fastify';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrations, SERVER_SCHEMA } from '../db/migrations';
+import type { ServerTables } from '../db/schema';
+import type { MailMessage } from '../mail/mail-message';
+import { createMailTransport, type MailTransport } from '../mail/mail-transport';
+import { enqueueMail } from './mail-outbox';
+import { MailOutboxWorker } from './outbox-worker';
+
+let database: Database<ServerTables>;
+beforeAll(async () => {
+  database = await openTestDatabase<ServerTables>(SERVER_SCHEMA, migrations);
+});
+afterAll(() => database.close());
+
+const log = Fastify({ logger: false }).log;
+const FAST_RETRY = { firstDelayMs: 50, maxDelayMs: 200, maxAttempts: 20 };
+
+function message(to: string): MailMessage {
+  return { kind: 'activation', to, subject: `Hello ${to}`, html: '<p>Hello</p>', text: 'Hello' };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** A real SMTP server that counts what arrives per recipient. */
+async function startSmtp(port: number) {
+  const received: string[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    disableReverseLookup: true,
+    logger: false,
+    closeTimeout: 500,
+    onRcptTo(address, _session, callback) {
+      received.push(address.address);
+      callback();
+    },
+    onData(stream, _session, callback) {
+      stream.on('end', () => callback());
+      stream.resume();
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+const rowFor = (recipient: string) =>
+  database.db
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .where('recipient', '=', recipient)
+    .executeTakeFirstOrThrow();
+
+describe('MailOutboxWorker', () => {
+  it('loses no e-mail while the SMTP server is down, and sends it once it is back', async () => {
+    const port = await freePort();
+    const transport = createMailTransport({
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      from: 'no-reply@concierge.test',
+    });
+    const worker = new MailOutboxWorker({ db: database.db, transport, log, retry: FAST_RETRY });
+    await enqueueMail(database.db, message('down@example.ch'));
+    try {
+      expect(await worker.runOnce()).toMatchObject({ failed: 1, sent: 0 });
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(await worker.runOnce()).toMatchObject({ failed: 1, sent: 0 });
+      const failed = await rowFor('down@example.ch');
+      expect(failed).toMatchObject({
+        attempts: 2,
+        sent_at: null,
+        last_error: expect.stringMatching(/^E[A-Z]+/),
+      });
+      // Not due yet: the backoff holds it back.
+      expect(failed.next_attempt_at!.getTime()).toBeGreaterThan(Date.now());
+
+      const smtp = await startSmtp(port);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        expect(await worker.runOnce()).toMatchObject({ sent: 1 });
+        expect(smtp.received).toEqual(['down@example.ch']);
+        const sent = await rowFor('down@example.ch');
+        expect(sent).toMatchObject({
+          attempts: 3,
+          sent_at: expect.any(Date),
+          next_attempt_at: null,
+          last_error: null,
+        });
+        // Sent mail keeps no link: the body is gone.
+        expect(sent).toMatchObject({ html: '', text: '' });
+        expect(await worker.runOnce()).toEqual({ sent: 0, failed: 0 });
+        expect(smtp.received).toEqual(['down@example.ch']);
+      } finally {
+        // The pooled connection first: the server waits for open connections when it closes.
+        transport.close();
+        await smtp.close();
+      }
+    } finally {
+      transport.close();
+    }
+  });
+
+  it('never sends one e-mail twice when two instances run at once', async () => {
+    const port = await freePort();
+    const smtp = await startSmtp(port);
+    const transports = [0, 1].map(() =>
+      createMailTransport({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'no-reply@concierge.test' }),
+    );
+    try {
+      const recipients = Array.from({ length: 30 }, (_, index) => `twice${index}@example.ch`);
+      for (const recipient of recipients) await enqueueMail(database.db, message(recipient));
+      const workers = transports.map(
+        (transport) => new MailOutboxWorker({ db: database.db, transport, log, batchSize: 5 }),
+      );
+      const results = await Promise.all(workers.map((worker) => worker.runOnce()));
+      expect(results.reduce((sum, result) => sum + result.sent, 0)).toBe(30);
+      expect(smtp.received.filter((address) => address.startsWith('twice')).sort()).toEqual(
+        [...recipients].sort(),
+      );
+    } finally {
+      for (const transport of transports) transport.close();
+      await smtp.close();
+    }
+  });
+
+  it('gives up after the last attempt and says so', async () => {
+    const failing: MailTransport = {
+      async send() {
+        throw Object.assign(new Error('550 mailbox unavailable for someone@example.ch'), {
+          code: 'EENVELOPE',
+          responseCode: 550,
+        });
+      },
+      close() {},
+    };
+    const worker = new MailOutboxWorker({
+      db: database.db,
+      transport: failing,
+      log,
+      retry: { firstDelayMs: 1, maxDelayMs: 1, maxAttempts: 3 },
+    });
+    await enqueueMail(database.db, message('gone@example.ch'));
+    for (let pass = 0; pass < 5; pass += 1) {
+      await worker.runOnce();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const row = await rowFor('gone@example.ch');
+    // The stored reason names no address: relays quote the recipient in their replies.
+    expect(row).toMatchObject({
+      attempts: 3,
+      sent_at: null,
+      next_attempt_at: null,
+      last_error: 'EENVELOPE 550',
+    });
+  });
+});

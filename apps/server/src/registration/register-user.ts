@@ -1,0 +1,166 @@
+import { isStrongPassword, type Language, type RegisterUserAnswer } from '@concierge/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError } from '../http/errors';
+import type { ProviderClient } from '../provider-client/provider-client';
+import { ProviderUnreachableError } from '../provider-client/provider-client';
+import { findProviderUser } from '../provider-client/users';
+import { type CompletionOutcome, completeRegistration, type RegistrationDeps } from './complete-registration';
+import { checkInvitation } from './invitation-check';
+import { PASSWORD_RULE_MESSAGE } from './password-rule';
+import { registerAtProvider } from './provider-registration';
+import {
+  claimRegistrationCode,
+  findCodeHeldByEmail,
+  findRegistrationCode,
+  type RegistrationCodeRow,
+  releaseRegistrationCode,
+} from './registration-codes';
+
+export interface RegisterUserDeps extends RegistrationDeps {
+  provider: ProviderClient;
+  log: FastifyBaseLogger;
+}
+
+export interface RegisterUserInput {
+  /** Normalised (trimmed, lower-case). */
+  email: string;
+  password: string;
+  /** Lower-case version-4 UUID. */
+  code: string;
+  /** The subdomain of the tenant the request's client id belongs to. */
+  tenant: string;
+  inviteId: string | undefined;
+  language: Language;
+}
+
+const UNKNOWN_OUTCOME = new AppError(
+  503,
+  'registration_error',
+  'The registration could not be confirmed. If it went through, the activation e-mail follows within a few minutes; otherwise please try again later.',
+);
+
+/**
+ * ARCHITECTURE "Registration": check, claim the code (unused → pending), register the user at the
+ * provider, then code used + activation + e-mail in one transaction. Every refusal is an AppError
+ * with a code from the spec's catalogue (§8) and leaves nothing changed.
+ */
+export async function registerUser(
+  deps: RegisterUserDeps,
+  input: RegisterUserInput,
+): Promise<RegisterUserAnswer> {
+  const { db, provider, log } = deps;
+  if (!isStrongPassword(input.password)) throw new AppError(400, 'registration_error', PASSWORD_RULE_MESSAGE);
+
+  const code = await findRegistrationCode(db, input.code);
+  // Another tenant's code reads as unknown: a tenant learns nothing about other tenants' codes.
+  if (!code || code.tenant !== input.tenant) throw codeRefusal(undefined);
+  await checkInvitation(db, { code: input.code, email: input.email, inviteId: input.inviteId });
+  if (code.status === 'revoked') throw codeRefusal(code);
+  if (await findCodeHeldByEmail(db, input.email)) throw emailRegisteredHere();
+  if (code.status !== 'unused') throw codeRefusal(code);
+  await ensureUnknownToProvider(provider, input.email);
+
+  const claim = await claimRegistrationCode(db, {
+    code: input.code,
+    tenant: input.tenant,
+    email: input.email,
+    language: input.language,
+  });
+  if (claim === 'email_taken') throw emailRegisteredHere();
+  // Somebody else claimed it in the meantime: answer as if we had seen that from the start.
+  if (claim === 'not_unused') throw codeRefusal(await findRegistrationCode(db, input.code));
+
+  const registration = await registerAtProvider(provider, {
+    email: input.email,
+    password: input.password,
+    language: input.language,
+  });
+  switch (registration.outcome) {
+    case 'email_taken':
+      await releaseRegistrationCode(db, { code: input.code, email: input.email });
+      throw emailRegisteredAtProvider();
+    case 'refused':
+      await releaseRegistrationCode(db, { code: input.code, email: input.email });
+      log.warn(
+        { status: registration.status, reason: registration.reason },
+        'the provider refused a registration',
+      );
+      throw new AppError(
+        registration.status === 400 ? 400 : 502,
+        'errorCreatingNewUser',
+        'The account could not be created. Please try again or contact support.',
+      );
+    case 'unknown':
+      // Not a failure: the identity may exist. The code stays pending until the reconciler knows.
+      log.warn({ reason: registration.reason }, 'registration outcome unknown; the reconciler settles it');
+      throw UNKNOWN_OUTCOME;
+    case 'created':
+      break;
+  }
+
+  let completion: CompletionOutcome;
+  try {
+    completion = await completeRegistration(deps, {
+      code: input.code,
+      email: input.email,
+      sub: registration.sub,
+      language: input.language,
+    });
+  } catch (error) {
+    // The identity exists and the code is still pending: the reconciler completes it later.
+    // Only the error's name and SQLSTATE: a database message may quote the values of the row.
+    const { name, code } = error as { name?: string; code?: string };
+    log.error(
+      { sub: registration.sub, name, code },
+      'recording a registration failed; the reconciler settles it',
+    );
+    throw UNKNOWN_OUTCOME;
+  }
+  if (completion === 'taken_by_another') {
+    log.error({ sub: registration.sub }, 'an identity was created for a code another registration holds');
+    throw codeRefusal(await findRegistrationCode(db, input.code));
+  }
+  return { sub: registration.sub, activationMailQueued: true };
+}
+
+async function ensureUnknownToProvider(provider: ProviderClient, email: string): Promise<void> {
+  let user: Awaited<ReturnType<typeof findProviderUser>>;
+  try {
+    user = await findProviderUser(provider, email);
+  } catch (error) {
+    const isUnreachable = error instanceof ProviderUnreachableError;
+    throw new AppError(
+      isUnreachable ? 503 : 502,
+      'registration_error',
+      'The identity provider cannot be reached. Please try again later.',
+    );
+  }
+  if (user.exists) throw emailRegisteredAtProvider();
+}
+
+/** spec §8: what a code that cannot be used is called. */
+function codeRefusal(code: RegistrationCodeRow | undefined): AppError {
+  if (!code) {
+    return new AppError(400, 'registrationcode_does_not_exists', 'This registration code does not exist.');
+  }
+  if (code.status === 'revoked') {
+    return new AppError(400, 'registrationCodeInvalid', 'This registration code is no longer valid.');
+  }
+  return new AppError(
+    409,
+    'registration_code_already_registered_db',
+    'This registration code has already been used.',
+  );
+}
+
+function emailRegisteredHere(): AppError {
+  return new AppError(409, 'email_already_registered_db', 'This e-mail address is already registered.');
+}
+
+function emailRegisteredAtProvider(): AppError {
+  return new AppError(
+    409,
+    'email_already_registered_identity_provider',
+    'This e-mail address is already registered.',
+  );
+}

@@ -1,0 +1,80 @@
+import type { Kysely, Selectable } from '@concierge/database';
+import type { RegistrationCodesTable, ServerTables } from '../db/schema';
+
+export type RegistrationCodeRow = Selectable<RegistrationCodesTable>;
+
+export function findRegistrationCode(
+  db: Kysely<ServerTables>,
+  code: string,
+): Promise<RegistrationCodeRow | undefined> {
+  return db.selectFrom('registration_codes').selectAll().where('code', '=', code).executeTakeFirst();
+}
+
+/** The code that registered (or is registering) this e-mail, if any: pending or used. */
+export function findCodeHeldByEmail(
+  db: Kysely<ServerTables>,
+  email: string,
+): Promise<RegistrationCodeRow | undefined> {
+  return db
+    .selectFrom('registration_codes')
+    .selectAll()
+    .where('claimed_email', '=', email)
+    .where('status', 'in', ['pending', 'used'])
+    .executeTakeFirst();
+}
+
+export type ClaimOutcome = 'claimed' | 'not_unused' | 'email_taken';
+
+/**
+ * unused → pending in ONE conditional update: of any number of parallel attempts exactly one sees
+ * the row still unused, so exactly one goes on to the provider (ARCHITECTURE "Registration"). The
+ * unique index on claimed e-mails refuses a second code for the same address.
+ */
+export async function claimRegistrationCode(
+  db: Kysely<ServerTables>,
+  claim: { code: string; tenant: string; email: string; language: string },
+): Promise<ClaimOutcome> {
+  try {
+    const claimed = await db
+      .updateTable('registration_codes')
+      .set({
+        status: 'pending',
+        claimed_email: claim.email,
+        claimed_at: new Date(),
+        claimed_language: claim.language,
+      })
+      .where('code', '=', claim.code)
+      .where('tenant', '=', claim.tenant)
+      .where('status', '=', 'unused')
+      .returning('code')
+      .executeTakeFirst();
+    return claimed ? 'claimed' : 'not_unused';
+  } catch (error) {
+    if (isUniqueViolation(error)) return 'email_taken';
+    throw error;
+  }
+}
+
+/**
+ * pending → unused, when the provider definitely did not create the identity. Only the claim that
+ * was made (same e-mail, and same claim time when given) is released, never a newer one.
+ */
+export async function releaseRegistrationCode(
+  db: Kysely<ServerTables>,
+  claim: { code: string; email: string; claimedAt?: Date },
+): Promise<boolean> {
+  let query = db
+    .updateTable('registration_codes')
+    .set({ status: 'unused', claimed_email: null, claimed_at: null, claimed_language: null })
+    .where('code', '=', claim.code)
+    .where('status', '=', 'pending')
+    .where('claimed_email', '=', claim.email);
+  if (claim.claimedAt) query = query.where('claimed_at', '=', claim.claimedAt);
+  const released = await query.returning('code').executeTakeFirst();
+  return released !== undefined;
+}
+
+/** PostgreSQL's unique_violation, as pg and PGlite both report it. */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}

@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config';
+import { codeRow, register, uniqueEmail } from '../test-support/account-fixtures';
+import { startTestServer } from '../test-support/test-server';
+
+const TOKEN = 'admin-token-for-the-tests';
+let server: Awaited<ReturnType<typeof startTestServer>>;
+beforeAll(async () => {
+  server = await startTestServer({ ADMIN_API_TOKEN: TOKEN }, { provider: true, smtp: true });
+}, 120_000);
+afterAll(() => server?.close());
+
+function admin(method: 'GET' | 'POST', url: string, body?: unknown, token = TOKEN) {
+  return server.app.inject({
+    method,
+    url: `/api/admin${url}`,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+}
+
+describe('admin API authentication', () => {
+  it.each([
+    ['no token', undefined],
+    ['a wrong token', 'admin-token-for-the-testz'],
+    ['a prefix of the token', 'admin-token'],
+  ])('refuses %s with 401', async (_label, token) => {
+    const response = await admin('GET', '/codes', undefined, token ?? '');
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['www-authenticate']).toContain('Bearer');
+    expect(response.json()).toMatchObject({ success: false, error: { code: 'unauthorized' } });
+  });
+
+  it('refuses a token in another scheme', async () => {
+    const response = await server.app.inject({
+      url: '/api/admin/codes',
+      headers: { authorization: `Basic ${TOKEN}` },
+    });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('is off in production unless ADMIN_API_TOKEN is set, and on with the dev default elsewhere', async () => {
+    const production = {
+      NODE_ENV: 'production',
+      PROVIDER_ADMIN_CLIENT_SECRET: 'x'.repeat(16),
+      WEBHOOK_API_KEY: 'y'.repeat(16),
+    };
+    expect(loadConfig(production).adminApiToken).toBeUndefined();
+    expect(loadConfig({ ...production, ADMIN_API_TOKEN: TOKEN }).adminApiToken).toBe(TOKEN);
+    expect(loadConfig({}).adminApiToken).toBe('concierge-dev-admin-token');
+    expect(() => loadConfig({ ADMIN_API_TOKEN: 'short' })).toThrow(/ADMIN_API_TOKEN/);
+
+    const off = await startTestServer(production);
+    try {
+      const response = await off.app.inject({
+        url: '/api/admin/codes',
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ success: false, error: { code: 'not_found' } });
+    } finally {
+      await off.close();
+    }
+  });
+});
+
+describe('registration codes', () => {
+  it('creates codes for a tenant with the link a letter prints', async () => {
+    const response = await admin('POST', '/codes', { tenant: 'r5', count: 3 });
+    expect(response.statusCode).toBe(201);
+    const { codes } = response.json().data;
+    expect(codes).toHaveLength(3);
+    for (const code of codes) {
+      expect(code).toMatchObject({ tenant: 'r5', status: 'unused', claimedEmail: null, revokedAt: null });
+      expect(code.code).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(code.registerUrl).toBe(`http://portal.test/register?registrationcode=${code.code}&subdomain=r5`);
+    }
+  });
+
+  it('creates ten thousand at once, and no more', async () => {
+    const many = await admin('POST', '/codes', { tenant: 'lacleman', count: 10_000 });
+    expect(many.statusCode).toBe(201);
+    expect(many.json().data.codes).toHaveLength(10_000);
+    const tooMany = await admin('POST', '/codes', { tenant: 'lacleman', count: 10_001 });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json()).toMatchObject({
+      error: { code: 'invalid_request', error: 'Invalid or missing: count' },
+    });
+    const listed = await admin('GET', '/codes?tenant=lacleman&limit=10');
+    expect(listed.json().data).toMatchObject({ total: 10_000 });
+    expect(listed.json().data.codes).toHaveLength(10);
+  }, 60_000);
+
+  it('refuses an unknown tenant, bad counts and unknown fields', async () => {
+    expect((await admin('POST', '/codes', { tenant: 'nobody' })).json()).toMatchObject({
+      status: 400,
+      error: { code: 'unknown_tenant' },
+    });
+    for (const body of [
+      { tenant: 'demo', count: 0 },
+      { tenant: 'demo', count: 1.5 },
+      { tenant: 'demo', extra: 1 },
+      {},
+    ]) {
+      expect((await admin('POST', '/codes', body)).statusCode).toBe(400);
+    }
+    const form = await server.app.inject({
+      method: 'POST',
+      url: '/api/admin/codes',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'text/plain' },
+      payload: '{"tenant":"demo"}',
+    });
+    expect(form.statusCode).toBe(415);
+  });
+
+  it('lists codes by tenant and status', async () => {
+    const [first, second] = (await admin('POST', '/codes', { tenant: 'alpenblick', count: 2 })).json().data
+      .codes;
+    await admin('POST', `/codes/${first.code}/revoke`);
+    const unused = (await admin('GET', '/codes?tenant=alpenblick&status=unused')).json().data;
+    expect(unused.codes.map((code: { code: string }) => code.code)).toEqual([second.code]);
+    expect(unused.total).toBe(1);
+    const revoked = (await admin('GET', '/codes?tenant=alpenblick&status=revoked')).json().data;
+    expect(revoked.codes).toEqual([expect.objectContaining({ code: first.code, status: 'revoked' })]);
+    expect((await admin('GET', '/codes?status=lost')).statusCode).toBe(400);
+  });
+
+  it('revokes an unused code (twice is fine) and refuses used and unknown ones', async () => {
+    const [code] = (await admin('POST', '/codes', { tenant: 'demo' })).json().data.codes;
+    const revoked = await admin('POST', `/codes/${code.code.toUpperCase()}/revoke`);
+    expect(revoked.json()).toMatchObject({
+      success: true,
+      data: { code: { code: code.code, status: 'revoked' } },
+    });
+    expect((await admin('POST', `/codes/${code.code}/revoke`)).statusCode).toBe(200);
+    const registration = await register(server.app, { email: uniqueEmail(), code: code.code });
+    expect(registration.json()).toMatchObject({ error: { code: 'registrationCodeInvalid' } });
+
+    const [used] = (await admin('POST', '/codes', { tenant: 'demo' })).json().data.codes;
+    expect((await register(server.app, { email: uniqueEmail(), code: used.code })).statusCode).toBe(200);
+    const refused = await admin('POST', `/codes/${used.code}/revoke`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({
+      error: { code: 'code_not_revocable', error: expect.stringContaining('used') },
+    });
+    expect((await codeRow(server.db, used.code)).status).toBe('used');
+
+    expect((await admin('POST', '/codes/3f0e4a53-4a8e-4d2b-9c7e-0d1c2b3a4f5e/revoke')).statusCode).toBe(404);
+    expect((await admin('POST', '/codes/not-a-code/revoke')).statusCode).toBe(400);
+  });
+});
+
+describe('invitations', () => {
+  it('creates a code and the invitation and e-mails the invitation in its language', async () => {
+    const email = uniqueEmail('invitee');
+    const response = await admin('POST', '/invitations', {
+      tenant: 'lacleman',
+      email: email.toUpperCase(),
+      language: 'fr',
+    });
+    expect(response.statusCode).toBe(201);
+    const { invitation } = response.json().data;
+    expect(invitation).toMatchObject({
+      tenant: 'lacleman',
+      email,
+      codeStatus: 'unused',
+      language: 'fr',
+      revokedAt: null,
+    });
+    expect(invitation.registerUrl).toBe(
+      `http://portal.test/register?registrationcode=${invitation.code}&email=${encodeURIComponent(email)}&invite_id=${invitation.id}&subdomain=lacleman`,
+    );
+    await server.app.backgroundJobs.outbox.runOnce();
+    const mail = await server.mailSink!.waitFor(email);
+    expect(mail.subject).toBe('Invitation au portail des locataires Gérance du Léman SA');
+    expect(mail.text).toContain(invitation.code);
+    expect(mail.text).toContain(invitation.registerUrl);
+
+    // The invited person registers through the link.
+    const registration = await register(server.app, {
+      email,
+      code: invitation.code,
+      invite_id: invitation.id,
+      clientid: 'property-portal-lacleman',
+    });
+    expect(registration.statusCode).toBe(200);
+    const listed = (await admin('GET', '/invitations?tenant=lacleman')).json().data;
+    expect(listed.invitations).toEqual([expect.objectContaining({ id: invitation.id, codeStatus: 'used' })]);
+    expect(listed.total).toBe(1);
+    // Nothing left to withdraw once somebody registered.
+    const revoke = await admin('POST', `/invitations/${invitation.id}/revoke`);
+    expect(revoke.statusCode).toBe(409);
+    expect(revoke.json()).toMatchObject({ error: { code: 'invitation_already_used' } });
+  });
+
+  it('withdraws an invitation with its code', async () => {
+    const email = uniqueEmail('withdrawn');
+    const { invitation } = (await admin('POST', '/invitations', { tenant: 'demo', email })).json().data;
+    expect(invitation.language).toBe('de');
+    const revoked = await admin('POST', `/invitations/${invitation.id}/revoke`);
+    expect(revoked.json()).toMatchObject({
+      data: { invitation: { id: invitation.id, codeStatus: 'revoked', revokedAt: expect.any(String) } },
+    });
+    expect((await admin('POST', `/invitations/${invitation.id}/revoke`)).statusCode).toBe(200);
+    const registration = await register(server.app, {
+      email,
+      code: invitation.code,
+      invite_id: invitation.id,
+    });
+    expect(registration.json()).toMatchObject({ error: { code: 'invitation_mismatch' } });
+    expect((await codeRow(server.db, invitation.code)).status).toBe('revoked');
+  });
+
+  it('refuses an address that is registered already, bad input and unknown invitations', async () => {
+    const email = uniqueEmail();
+    const [code] = (await admin('POST', '/codes', { tenant: 'demo' })).json().data.codes;
+    await register(server.app, { email, code: code.code });
+    expect((await admin('POST', '/invitations', { tenant: 'demo', email })).json()).toMatchObject({
+      status: 409,
+      error: { code: 'email_already_registered_db' },
+    });
+    for (const body of [
+      { tenant: 'demo', email: 'not-an-address' },
+      { tenant: 'demo', email: uniqueEmail(), language: 'es' },
+      { tenant: 'nobody', email: uniqueEmail() },
+    ]) {
+      expect((await admin('POST', '/invitations', body)).statusCode).toBe(400);
+    }
+    expect(
+      (await admin('POST', '/invitations/3f0e4a53-4a8e-4d2b-9c7e-0d1c2b3a4f5e/revoke')).json(),
+    ).toMatchObject({
+      status: 404,
+      error: { code: 'invitation_not_found' },
+    });
+  });
+});

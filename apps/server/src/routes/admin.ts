@@ -1,0 +1,91 @@
+import { ok } from '@concierge/contracts';
+import type { Kysely } from '@concierge/database';
+import type { FastifyInstance } from 'fastify';
+import { requireAdminToken } from '../admin/admin-auth';
+import {
+  codeParamsSchema,
+  createCodesBodySchema,
+  createInvitationBodySchema,
+  invitationParamsSchema,
+  listCodesQuerySchema,
+  listInvitationsQuerySchema,
+} from '../admin/admin-schemas';
+import {
+  createRegistrationCodes,
+  listRegistrationCodes,
+  revokeRegistrationCode,
+  toAdminCode,
+} from '../admin/codes-admin';
+import { createInvitation, listInvitations, revokeInvitation } from '../admin/invitations-admin';
+import type { ServerConfig } from '../config';
+import type { ServerTables } from '../db/schema';
+import { AppError } from '../http/errors';
+import { parseInput } from '../http/parse-input';
+import type { TenantRegistry } from '../tenants/tenant-registry';
+
+export const ADMIN_API_PREFIX = '/api/admin';
+
+interface AdminOptions {
+  db: Kysely<ServerTables>;
+  registry: TenantRegistry;
+  config: Pick<ServerConfig, 'portalUrl'>;
+  token: string;
+}
+
+/**
+ * The operators' admin API: registration codes and invitations. Register it with
+ * `prefix: ADMIN_API_PREFIX`; every route needs the bearer token. Answers use the same envelope as
+ * the portal's calls.
+ */
+export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
+  const { db, registry, config, token } = options;
+  app.addHook('onRequest', requireAdminToken(token));
+  // JSON only: a cross-site form can send text/plain, never application/json without CORS.
+  app.removeContentTypeParser('text/plain');
+
+  function knownTenant(subdomain: string): string {
+    if (!registry.bySubdomain(subdomain)) {
+      throw new AppError(400, 'unknown_tenant', `No tenant with the subdomain "${subdomain}".`);
+    }
+    return subdomain;
+  }
+
+  app.post('/codes', async (request, reply) => {
+    const body = parseInput(createCodesBodySchema, request.body);
+    const created = await createRegistrationCodes(db, {
+      tenant: knownTenant(body.tenant),
+      count: body.count,
+    });
+    return reply
+      .status(201)
+      .send(ok({ codes: created.map((row) => toAdminCode(row, config.portalUrl)) }, 201));
+  });
+
+  app.get('/codes', async (request) => {
+    const query = parseInput(listCodesQuerySchema, request.query);
+    const list = await listRegistrationCodes(db, query);
+    return ok({ codes: list.items.map((row) => toAdminCode(row, config.portalUrl)), total: list.total });
+  });
+
+  app.post('/codes/:code/revoke', async (request) => {
+    const { code } = parseInput(codeParamsSchema, request.params);
+    return ok({ code: toAdminCode(await revokeRegistrationCode(db, code), config.portalUrl) });
+  });
+
+  app.post('/invitations', async (request, reply) => {
+    const body = parseInput(createInvitationBodySchema, request.body);
+    const invitation = await createInvitation({ db, registry, config }, body);
+    return reply.status(201).send(ok({ invitation }, 201));
+  });
+
+  app.get('/invitations', async (request) => {
+    const query = parseInput(listInvitationsQuerySchema, request.query);
+    const list = await listInvitations({ db, config }, query);
+    return ok({ invitations: list.items, total: list.total });
+  });
+
+  app.post('/invitations/:id/revoke', async (request) => {
+    const { id } = parseInput(invitationParamsSchema, request.params);
+    return ok({ invitation: await revokeInvitation({ db, config }, id) });
+  });
+}

@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProviderClient } from '../../provider-client/provider-client';
+import { setProviderUserStatus } from '../../provider-client/users';
+import { startEmbeddedProvider, TEST_ADMIN_CLIENT } from '../../test-support/embedded-provider';
+import { startTestServer } from '../../test-support/test-server';
+
+const API_KEY = 'webhook-test-key-0123456789';
+let server: Awaited<ReturnType<typeof startTestServer>>;
+beforeAll(async () => {
+  server = await startTestServer({ WEBHOOK_API_KEY: API_KEY });
+});
+afterAll(() => server.close());
+
+type EventBody = Record<string, unknown> & { id: string };
+
+function event(
+  eventtype: string,
+  email: string | undefined,
+  fields: Record<string, unknown> = {},
+): EventBody {
+  return {
+    id: randomUUID(),
+    eventtype,
+    timestamp: new Date().toISOString(),
+    client_id: 'property-portal-demo',
+    sub: 'sub-of-the-user',
+    ...(email === undefined ? {} : { email }),
+    ...fields,
+  };
+}
+
+function deliver(body: unknown, headers: Record<string, string> = { 'x-api-key': API_KEY }) {
+  return server.app.inject({
+    method: 'POST',
+    url: '/api/cidaas-webhook/events',
+    headers,
+    payload: body as object,
+  });
+}
+
+async function countersOf(email: string): Promise<Record<string, number>> {
+  const rows = await server.db
+    .selectFrom('failed_login_counters')
+    .select(['tenant', 'counter'])
+    .where('email', '=', email)
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.tenant, row.counter]));
+}
+
+async function isRecorded(id: string): Promise<boolean> {
+  const row = await server.db
+    .selectFrom('processed_webhook_events')
+    .select('id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+describe('POST /api/cidaas-webhook/events: the API key', () => {
+  it.each([
+    ['missing', {}],
+    ['wrong', { 'x-api-key': 'webhook-test-key-0123456780' }],
+    ['empty', { 'x-api-key': '' }],
+    ['in another header', { authorization: API_KEY }],
+  ])('refuses a %s key with a 401 envelope and records nothing', async (_case, headers) => {
+    const body = event('LOGIN_FAILURE', 'key@example.ch');
+    const response = await deliver(body, headers as Record<string, string>);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ success: false, status: 401, error: { code: 'unauthorized' } });
+    expect(await isRecorded(body.id)).toBe(false);
+    expect(await countersOf('key@example.ch')).toEqual({});
+  });
+
+  it('accepts the right key in the configured header, whatever its case', async () => {
+    const response = await deliver(event('LOGIN_FAILURE', 'key@example.ch'), { 'X-API-KEY': API_KEY });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true, status: 200, data: { outcome: 'applied' } });
+    expect(await countersOf('key@example.ch')).toEqual({ demo: 1 });
+  });
+
+  it('takes the key from the header configuration names', async () => {
+    const custom = await startTestServer({
+      WEBHOOK_API_KEY: API_KEY,
+      WEBHOOK_API_KEY_HEADER: 'X-Cidaas-Key',
+    });
+    try {
+      const inject = (headers: Record<string, string>) =>
+        custom.app.inject({
+          method: 'POST',
+          url: '/api/cidaas-webhook/events',
+          headers,
+          payload: event('LOGIN_FAILURE', 'header@example.ch'),
+        });
+      expect((await inject({ 'x-api-key': API_KEY })).statusCode).toBe(401);
+      expect((await inject({ 'x-cidaas-key': API_KEY })).statusCode).toBe(200);
+    } finally {
+      await custom.close();
+    }
+  });
+});
+
+describe('POST /api/cidaas-webhook/events: deduplication', () => {
+  it('counts the same event delivered twice once', async () => {
+    const body = event('LOGIN_FAILURE', 'twice@example.ch');
+    expect((await deliver(body)).json().data.outcome).toBe('applied');
+    const again = await deliver(body);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data.outcome).toBe('duplicate');
+    expect(await countersOf('twice@example.ch')).toEqual({ demo: 1 });
+  });
+
+  it('counts the same event delivered in parallel once, and distinct parallel events each', async () => {
+    const body = event('LOGIN_FAILURE', 'parallel@example.ch');
+    const answers = await Promise.all(Array.from({ length: 8 }, () => deliver(body)));
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(8).fill(200));
+    expect(answers.filter((answer) => answer.json().data.outcome === 'applied')).toHaveLength(1);
+    expect(await countersOf('parallel@example.ch')).toEqual({ demo: 1 });
+
+    await Promise.all(
+      Array.from({ length: 5 }, () => deliver(event('LOGIN_FAILURE', 'parallel@example.ch'))),
+    );
+    expect(await countersOf('parallel@example.ch')).toEqual({ demo: 6 });
+  });
+});
+
+describe('POST /api/cidaas-webhook/events: the effect of each event type', () => {
+  it('counts LOGIN_FAILURE per tenant and normalised e-mail', async () => {
+    await deliver(event('LOGIN_FAILURE', '  Anna.Muster@Example.CH '));
+    await deliver(event('LOGIN_FAILURE', 'anna.muster@example.ch'));
+    await deliver(event('LOGIN_FAILURE', 'anna.muster@example.ch', { client_id: 'property-portal-r5' }));
+    expect(await countersOf('anna.muster@example.ch')).toEqual({ demo: 2, r5: 1 });
+  });
+
+  it.each(['LOGIN_WITH_CIDAAS', 'ACCOUNT_ACTIVATED', 'PASSWORD_RESET'])(
+    '%s sets the counter back to 0 in every tenant',
+    async (eventtype) => {
+      const email = `${eventtype.toLowerCase()}@example.ch`;
+      await deliver(event('LOGIN_FAILURE', email));
+      await deliver(event('LOGIN_FAILURE', email));
+      await deliver(event('LOGIN_FAILURE', email, { client_id: 'property-portal-it2' }));
+      expect(await countersOf(email)).toEqual({ demo: 2, it2: 1 });
+      // The provider reports an activation with its admin client's id: no tenant has it.
+      await deliver(event(eventtype, email, { client_id: 'concierge-server' }));
+      expect(await countersOf(email)).toEqual({ demo: 0, it2: 0 });
+    },
+  );
+
+  it('ACCOUNT_LOCKED raises the counter to at least 3, in every tenant that counts the e-mail', async () => {
+    const email = 'locked@example.ch';
+    await deliver(event('LOGIN_FAILURE', email));
+    await deliver(event('LOGIN_FAILURE', email, { client_id: 'property-portal-r5' }));
+    for (let failures = 0; failures < 4; failures += 1) {
+      await deliver(event('LOGIN_FAILURE', email, { client_id: 'property-portal-it2' }));
+    }
+    await deliver(event('ACCOUNT_LOCKED', email));
+    expect(await countersOf(email)).toEqual({ demo: 3, r5: 3, it2: 4 });
+    await deliver(event('ACCOUNT_LOCKED', 'locked-first@example.ch'));
+    expect(await countersOf('locked-first@example.ch')).toEqual({ demo: 3 });
+  });
+
+  it('keeps events of an unknown client under the client id', async () => {
+    await deliver(event('LOGIN_FAILURE', 'stranger@example.ch', { client_id: 'client-not-in-registry' }));
+    expect(await countersOf('stranger@example.ch')).toEqual({ 'client-not-in-registry': 1 });
+  });
+
+  it('acknowledges unknown event types and events without an e-mail, and changes nothing', async () => {
+    const unknownType = event('USER_DELETED', 'ignored@example.ch');
+    const onlySub = event('LOGIN_FAILURE', undefined);
+    for (const body of [unknownType, onlySub]) {
+      const response = await deliver(body);
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data.outcome).toBe('ignored');
+      expect(await isRecorded(body.id)).toBe(false);
+    }
+    expect(await countersOf('ignored@example.ch')).toEqual({});
+  });
+
+  it('parses tolerantly: extra fields and nulls are fine', async () => {
+    const response = await deliver({
+      ...event('LOGIN_FAILURE', 'tolerant@example.ch'),
+      timestamp: null,
+      sub: null,
+      tenant_key: 'concierge',
+      userInfo: { given_name: 'Anna' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(await countersOf('tolerant@example.ch')).toEqual({ demo: 1 });
+  });
+
+  it.each([
+    ['no id', { eventtype: 'LOGIN_FAILURE', email: 'x@example.ch' }],
+    ['an empty id', { id: '', eventtype: 'LOGIN_FAILURE' }],
+    ['no event type', { id: randomUUID() }],
+    ['not an object', ['LOGIN_FAILURE']],
+  ])('answers a body with %s with a 400 envelope', async (_case, body) => {
+    const response = await deliver(body);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      success: false,
+      status: 400,
+      error: { code: 'invalid_request' },
+    });
+  });
+});
+
+describe('events from the real embedded provider', () => {
+  it('arrive with the key and clear the counter on activation', async () => {
+    const listening = await startTestServer({ WEBHOOK_API_KEY: API_KEY });
+    const address = await listening.app.listen({ host: '127.0.0.1', port: 0 });
+    const provider = await startEmbeddedProvider({
+      PROVIDER_WEBHOOK_URL: `${address}/api/cidaas-webhook/events`,
+      PROVIDER_WEBHOOK_API_KEY: API_KEY,
+    });
+    try {
+      const admin = new ProviderClient({ baseUrl: provider.url, ...TEST_ADMIN_CLIENT });
+      const email = 'activated-at-provider@example.ch';
+      const registered = await admin.call<{ sub: string }>('POST', '/users-srv/register', {
+        email,
+        password: 'Start-Pass1',
+        password_echo: 'Start-Pass1',
+      });
+      if (!registered.ok) throw new Error(`register failed: ${registered.status}`);
+      await listening.db
+        .insertInto('failed_login_counters')
+        .values({ tenant: 'demo', email, counter: 2, updated_at: new Date() })
+        .execute();
+      expect((await setProviderUserStatus(admin, registered.data.sub, 'VERIFIED')).ok).toBe(true);
+      await expect
+        .poll(
+          async () =>
+            (
+              await listening.db
+                .selectFrom('failed_login_counters')
+                .select('counter')
+                .where('email', '=', email)
+                .executeTakeFirst()
+            )?.counter,
+          { timeout: 10_000 },
+        )
+        .toBe(0);
+    } finally {
+      await provider.stop();
+      await listening.close();
+    }
+  }, 90_000);
+});

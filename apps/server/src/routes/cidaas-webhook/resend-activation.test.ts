@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setProviderUserStatus } from '../../provider-client/users';
+import {
+  activationParams,
+  insertCode,
+  outboxFor,
+  postPortalCall,
+  register,
+  uniqueEmail,
+} from '../../test-support/account-fixtures';
+import { startTestServer } from '../../test-support/test-server';
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+beforeAll(async () => {
+  server = await startTestServer({}, { provider: true, smtp: true });
+}, 120_000);
+afterAll(() => server?.close());
+
+let address = 0;
+const nextIp = () => {
+  address += 1;
+  return `10.2.0.${address}`;
+};
+const SAME_ANSWER = { success: true, status: 200, data: {} };
+
+const resend = (email: string, options: { ip?: string; language?: string } = {}) =>
+  postPortalCall(
+    server.app,
+    'resend-account-activation-email',
+    { email },
+    {
+      remoteAddress: options.ip ?? nextIp(),
+      headers: options.language ? { 'accept-language': options.language } : {},
+    },
+  );
+const activate = (params: unknown) => postPortalCall(server.app, 'activate-user-account', params);
+
+async function registered() {
+  const email = uniqueEmail();
+  const response = await register(
+    server.app,
+    { email, code: await insertCode(server.db) },
+    { remoteAddress: nextIp() },
+  );
+  expect(response.statusCode).toBe(200);
+  return { email, sub: response.json().data.sub as string };
+}
+
+async function sendAndRead(email: string, count: number) {
+  await server.app.backgroundJobs.outbox.runOnce();
+  return server.mailSink!.waitFor(email, count);
+}
+
+describe('POST /api/cidaas-webhook/resend-account-activation-email', () => {
+  it('sends a new link, in the asking browser language, and voids the old one', async () => {
+    const { email } = await registered();
+    const old = activationParams((await sendAndRead(email, 1)).text);
+    const response = await resend(email, { language: 'it' });
+    expect(response.json()).toEqual(SAME_ANSWER);
+    const mail = await sendAndRead(email, 2);
+    expect(mail.subject).toMatch(/^Attivate il vostro conto/);
+    const fresh = activationParams(mail.text);
+    expect(fresh.verificationid).not.toBe(old.verificationid);
+
+    expect((await activate(old)).json()).toMatchObject({
+      status: 400,
+      error: { code: 'email_or_verificationid_invalid' },
+    });
+    expect((await activate(fresh)).json()).toMatchObject({ data: { isAlreadyActivated: false } });
+    const rows = await server.db
+      .selectFrom('activations')
+      .select(['voided_at', 'used_at'])
+      .where('email', '=', email)
+      .orderBy('created_at')
+      .execute();
+    expect(rows).toEqual([
+      { voided_at: expect.any(Date), used_at: null },
+      { voided_at: null, used_at: expect.any(Date) },
+    ]);
+  });
+
+  it('answers the same and sends nothing for unknown, activated and pending registrations', async () => {
+    const unknown = uniqueEmail();
+    expect((await resend(unknown)).json()).toEqual(SAME_ANSWER);
+
+    const { email: active } = await registered();
+    const link = activationParams((await sendAndRead(active, 1)).text);
+    await activate(link);
+    expect((await resend(active)).json()).toEqual(SAME_ANSWER);
+
+    const pending = uniqueEmail();
+    const code = await insertCode(server.db);
+    await server.db
+      .updateTable('registration_codes')
+      .set({ status: 'pending', claimed_email: pending, claimed_at: new Date() })
+      .where('code', '=', code)
+      .execute();
+    expect((await resend(pending)).json()).toEqual(SAME_ANSWER);
+
+    expect(await outboxFor(server.db, unknown)).toEqual([]);
+    expect(await outboxFor(server.db, active)).toHaveLength(1);
+    expect(await outboxFor(server.db, pending)).toEqual([]);
+  });
+
+  it('sends a new link when every link is spent but the provider still has the user PENDING', async () => {
+    const { email, sub } = await registered();
+    await activate(activationParams((await sendAndRead(email, 1)).text));
+    // An operator set the account back to unverified at the provider.
+    expect((await setProviderUserStatus(server.provider, sub, 'PENDING')).ok).toBe(true);
+    expect((await resend(email)).json()).toEqual(SAME_ANSWER);
+    expect(await outboxFor(server.db, email)).toHaveLength(2);
+  });
+
+  it('is rate-limited per e-mail and per address, with the same answer and nothing sent', async () => {
+    const { email } = await registered();
+    for (let attempt = 0; attempt < 5; attempt += 1)
+      expect((await resend(email)).json()).toEqual(SAME_ANSWER);
+    expect(await outboxFor(server.db, email)).toHaveLength(6);
+    const limited = await resend(email);
+    expect(limited.statusCode).toBe(200);
+    expect(limited.json()).toEqual(SAME_ANSWER);
+    expect(await outboxFor(server.db, email)).toHaveLength(6);
+
+    const ip = nextIp();
+    const { email: other } = await registered();
+    for (let attempt = 0; attempt < 30; attempt += 1) await resend(uniqueEmail(), { ip });
+    expect((await resend(other, { ip })).json()).toEqual(SAME_ANSWER);
+    expect(await outboxFor(server.db, other)).toHaveLength(1);
+  });
+
+  it('refuses a malformed address, a foreign Origin and a non-JSON body', async () => {
+    const malformed = await resend('not-an-address');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({
+      error: { code: 'missing_request_property', error: 'Invalid or missing: email' },
+    });
+    const foreign = await postPortalCall(
+      server.app,
+      'resend-account-activation-email',
+      { email: 'a@b.ch' },
+      {
+        headers: { origin: 'http://portal.test.evil.example' },
+      },
+    );
+    expect(foreign.statusCode).toBe(403);
+    const form = await server.app.inject({
+      method: 'POST',
+      url: '/api/cidaas-webhook/resend-account-activation-email',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'email=a@b.ch',
+    });
+    expect(form.statusCode).toBe(415);
+  });
+});

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer } from '../test-support/test-server';
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+beforeAll(async () => {
+  server = await startTestServer();
+  await server.db
+    .insertInto('failed_login_counters')
+    .values([
+      { tenant: 'demo', email: 'anna@example.ch', counter: 2, updated_at: new Date() },
+      { tenant: 'r5', email: 'anna@example.ch', counter: 3, updated_at: new Date() },
+    ])
+    .execute();
+});
+afterAll(() => server.close());
+
+// Each test asks from its own address, so that the per-IP limit of one does not spill into another.
+let nextAddress = 1;
+function ask(query: string, headers: Record<string, string> = {}, remoteAddress = `10.0.0.${nextAddress++}`) {
+  return server.app.inject({ url: `/user-login-failed-counter?${query}`, headers, remoteAddress });
+}
+
+describe('GET /user-login-failed-counter', () => {
+  it('answers [{counter}] for the tenant and e-mail, uncached', async () => {
+    const response = await ask('subdomain=demo&email=anna%40example.ch');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual([{ counter: 2 }]);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect((await ask('subdomain=r5&email=anna%40example.ch')).json()).toEqual([{ counter: 3 }]);
+  });
+
+  it('compares the e-mail normalised', async () => {
+    const response = await ask(`subdomain=demo&email=${encodeURIComponent('  Anna@Example.CH ')}`);
+    expect(response.json()).toEqual([{ counter: 2 }]);
+  });
+
+  it('answers an unknown e-mail exactly like a known one without failures', async () => {
+    const unknown = await ask('subdomain=demo&email=nobody%40example.ch');
+    const knownWithout = await ask('subdomain=it2&email=anna%40example.ch');
+    for (const response of [unknown, knownWithout]) {
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toBe('[{"counter":0}]');
+    }
+    expect(unknown.headers['content-type']).toBe(knownWithout.headers['content-type']);
+  });
+
+  it.each(['nobody', 'DEMO', 'a.b', '<script>'])(
+    'answers the unknown subdomain %s with 0',
+    async (subdomain) => {
+      const response = await ask(`subdomain=${encodeURIComponent(subdomain)}&email=anna%40example.ch`);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual([{ counter: 0 }]);
+    },
+  );
+
+  it.each([
+    ['no parameters', ''],
+    ['no e-mail', 'subdomain=demo'],
+    ['no subdomain', 'email=anna%40example.ch'],
+    ['an empty e-mail', 'subdomain=demo&email=%20%20'],
+    ['a subdomain too long', `subdomain=${'a'.repeat(64)}&email=anna%40example.ch`],
+    ['an e-mail too long', `subdomain=demo&email=${'a'.repeat(250)}%40example.ch`],
+  ])('answers %s with a 400 envelope', async (_case, query) => {
+    const response = await ask(query);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      success: false,
+      status: 400,
+      error: { code: 'invalid_request' },
+    });
+  });
+
+  it('limits the questions per e-mail, from whatever address', async () => {
+    const query = 'subdomain=demo&email=limited%40example.ch';
+    for (let hit = 0; hit < 20; hit += 1) expect((await ask(query)).statusCode).toBe(200);
+    const limited = await ask(query);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({
+      success: false,
+      status: 429,
+      error: { code: 'too_many_requests' },
+    });
+    expect((await ask('subdomain=demo&email=other%40example.ch')).statusCode).toBe(200);
+  });
+
+  it('limits the questions per address, whatever the e-mail', async () => {
+    const address = '10.9.9.9';
+    const answers = await Promise.all(
+      Array.from({ length: 61 }, (_, hit) =>
+        ask(`subdomain=demo&email=probe${hit}%40example.ch`, {}, address),
+      ),
+    );
+    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(60);
+    expect(answers.filter((answer) => answer.statusCode === 429)).toHaveLength(1);
+  });
+
+  it('lets the portal read the answer from its origin and nobody else', async () => {
+    const query = 'subdomain=demo&email=anna%40example.ch';
+    const fromPortal = await ask(query, { origin: 'http://portal.test' });
+    expect(fromPortal.headers['access-control-allow-origin']).toBe('http://portal.test');
+    expect(fromPortal.headers.vary).toContain('Origin');
+    // Also on a refusal, so that the portal can read why.
+    const refused = await ask('subdomain=demo', { origin: 'http://portal.test' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.headers['access-control-allow-origin']).toBe('http://portal.test');
+    const fromElsewhere = await ask(query, { origin: 'https://evil.example' });
+    expect(fromElsewhere.headers['access-control-allow-origin']).toBeUndefined();
+    const preflight = await server.app.inject({
+      method: 'OPTIONS',
+      url: '/user-login-failed-counter',
+      headers: { origin: 'http://portal.test', 'access-control-request-method': 'GET' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('http://portal.test');
+    expect(preflight.headers['access-control-allow-methods']).toBe('GET');
+  });
+});

@@ -1,0 +1,64 @@
+import {
+  type FailedLoginCounterAnswer,
+  failedLoginCounterQuerySchema,
+  normaliseEmail,
+} from '@concierge/contracts';
+import type { Kysely } from '@concierge/database';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerTables } from '../db/schema';
+import { readFailedLoginCounter } from '../failed-logins/failed-login-counters';
+import { AppError } from '../http/errors';
+import { parseInput } from '../http/parse-input';
+import { consumeRateLimit } from '../http/rate-limit';
+import type { TenantRegistry } from '../tenants/tenant-registry';
+
+interface FailedLoginCounterOptions {
+  db: Kysely<ServerTables>;
+  registry: TenantRegistry;
+  /** The portal's origin: the only one allowed to read the answer cross-origin. */
+  portalOrigin: string;
+}
+
+const PATH = '/user-login-failed-counter';
+
+// Enough for a person at a login form, too few to probe many e-mails or to hammer one.
+const PER_IP = { limit: 60, windowSeconds: 60 };
+const PER_EMAIL = { limit: 20, windowSeconds: 60 };
+
+/**
+ * spec §7: `GET {restApiBaseUrl}/user-login-failed-counter?subdomain&email` → `[{counter}]`. The
+ * answer has the same shape for every e-mail, known or not, and for unknown tenants (0), so it never
+ * tells whether an account exists (ARCHITECTURE §6).
+ */
+export async function failedLoginCounterRoute(app: FastifyInstance, options: FailedLoginCounterOptions) {
+  const { db, registry, portalOrigin } = options;
+
+  // restApiBaseUrl may be another origin than the portal's: then the portal reads it through CORS.
+  function allowPortalOrigin(request: FastifyRequest, reply: FastifyReply) {
+    reply.header('vary', 'Origin');
+    if (request.headers.origin === portalOrigin) reply.header('access-control-allow-origin', portalOrigin);
+  }
+
+  app.options(PATH, async (request, reply) => {
+    allowPortalOrigin(request, reply);
+    return reply
+      .header('access-control-allow-methods', 'GET')
+      .header('access-control-allow-headers', 'accept')
+      .header('access-control-max-age', '600')
+      .status(204)
+      .send();
+  });
+
+  app.get(PATH, async (request, reply): Promise<FailedLoginCounterAnswer> => {
+    allowPortalOrigin(request, reply);
+    reply.header('cache-control', 'no-store');
+    const query = parseInput(failedLoginCounterQuerySchema, request.query);
+    const email = normaliseEmail(query.email);
+    const isWithinLimits =
+      (await consumeRateLimit(db, { key: `counter:ip:${request.ip}`, ...PER_IP })) &&
+      (await consumeRateLimit(db, { key: `counter:email:${email}`, ...PER_EMAIL }));
+    if (!isWithinLimits) throw new AppError(429, 'too_many_requests', 'Too many requests. Try again later.');
+    const tenant = registry.bySubdomain(query.subdomain);
+    return [{ counter: tenant ? await readFailedLoginCounter(db, tenant.subdomain, email) : 0 }];
+  });
+}

@@ -1,0 +1,84 @@
+import { expect, test } from '@playwright/test';
+import { expectSignedIn, startSignIn, submitLogin } from './support/flows';
+import { linkFromLatestMail } from './support/mail';
+import { urls } from './support/urls';
+import { createUser, createVerifiedUser } from './support/users';
+
+const NEW_PASSWORD = 'Neues-Fenster4!';
+
+test.use({ locale: 'de-CH' });
+
+test('a locked account is unlocked by a new password set through the e-mailed link', async ({ page }) => {
+  const user = await createVerifiedUser();
+  await startSignIn(page);
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    await submitLogin(page, user.email, 'Wrong-Passw0rd!');
+    await page.waitForURL((url) => url.searchParams.get('error') === 'invalid_username_password');
+  }
+  await expect(page.getByRole('alert')).toContainText('Das Benutzerkonto ist gesperrt');
+
+  await page.getByRole('link', { name: 'Passwort vergessen oder Konto gesperrt?' }).click();
+  await page.waitForURL((url) => url.pathname === '/password-reset-init');
+  await expect(page.getByText('entsperrt auch Ihr Konto')).toBeVisible();
+  await expect(page.locator('input[type="email"]')).toHaveValue(user.email);
+  await page.getByRole('button', { name: 'Link senden' }).click();
+  await expect(page.getByRole('status')).toContainText('Falls ein Konto mit dieser Adresse besteht');
+
+  const { link } = await linkFromLatestMail(user.email, '/password-set');
+  await page.goto(link.href);
+  await page.locator('input[type="password"]').nth(0).fill(NEW_PASSWORD);
+  await page.locator('input[type="password"]').nth(1).fill(NEW_PASSWORD);
+  await page.getByRole('button', { name: 'Passwort speichern' }).click();
+  await page.waitForURL((url) => url.pathname === '/password-set-success');
+  await expect(page.getByText('Ihr Konto ist entsperrt')).toBeVisible();
+
+  // the link works once only
+  await page.goto(link.href);
+  await page.locator('input[type="password"]').nth(0).fill(NEW_PASSWORD);
+  await page.locator('input[type="password"]').nth(1).fill(NEW_PASSWORD);
+  await page.getByRole('button', { name: 'Passwort speichern' }).click();
+  await expect(page.getByRole('alert')).toContainText('bereits verwendet oder ist abgelaufen');
+
+  await startSignIn(page);
+  await submitLogin(page, user.email, NEW_PASSWORD);
+  await expectSignedIn(page, user.email);
+});
+
+test('a registered but never activated account is activated by a reset', async ({ page }) => {
+  const user = await createUser({ status: 'PENDING' });
+  await startSignIn(page);
+  const requestId = new URL(page.url()).searchParams.get('requestId')!;
+  await page.goto(`${urls.portal}/password-reset-init?subdomain=demo&requestId=${requestId}`);
+  await page.locator('input[type="email"]').fill(user.email);
+  await page.getByRole('button', { name: 'Link senden' }).click();
+  const { link } = await linkFromLatestMail(user.email, '/password-set');
+  await page.goto(link.href);
+  await page.locator('input[type="password"]').nth(0).fill(NEW_PASSWORD);
+  await page.locator('input[type="password"]').nth(1).fill(NEW_PASSWORD);
+  await page.getByRole('button', { name: 'Passwort speichern' }).click();
+  await page.waitForURL((url) => url.pathname === '/password-set-success');
+
+  await startSignIn(page);
+  await submitLogin(page, user.email, NEW_PASSWORD);
+  await expectSignedIn(page, user.email);
+});
+
+test('a reset link with a missing parameter names it', async ({ page }) => {
+  await page.goto(`${urls.portal}/password-set?subdomain=demo&requestId=r&rprq=x`);
+  await expect(page.getByRole('alert')).toContainText('exchangeId');
+  await page.goto(`${urls.portal}/password-set?subdomain=demo&requestId=r&exchangeid=x`);
+  await expect(page.getByRole('alert')).toContainText('resetRequestId');
+});
+
+test('the reset page tells every e-mail the same', async ({ page }) => {
+  await startSignIn(page);
+  const requestId = new URL(page.url()).searchParams.get('requestId')!;
+  const answers: string[] = [];
+  for (const email of ['demo@concierge.test', 'niemand-hier@example.ch']) {
+    await page.goto(`${urls.portal}/password-reset-init?subdomain=demo&requestId=${requestId}`);
+    await page.locator('input[type="email"]').fill(email);
+    await page.getByRole('button', { name: 'Link senden' }).click();
+    answers.push(await page.getByRole('status').innerText());
+  }
+  expect(answers[0]).toBe(answers[1]);
+});
