@@ -17,7 +17,7 @@ function rgb(hex: string) {
 test.describe('every demo tenant is branded from the first frame', () => {
   for (const tenant of demoTenants) {
     for (const locale of ['de-CH', 'fr-CH']) {
-      test(`${tenant.subdomain} in ${locale}: screenshot of /login`, async ({ browser }) => {
+      test(`${tenant.subdomain} in ${locale}: screenshots of /login and /register`, async ({ browser }) => {
         // No JavaScript at all: what the browser paints first is exactly what the server sent.
         const context = await browser.newContext({ javaScriptEnabled: false, locale });
         const page = await context.newPage();
@@ -30,6 +30,16 @@ test.describe('every demo tenant is branded from the first frame', () => {
         expect(await submitButtonColour(page)).toBe(rgb(tenant.brand.primaryColor));
         await page.screenshot({
           path: `${screenshotDir}/login-${tenant.subdomain}-${locale}.png`,
+          fullPage: true,
+        });
+        await page.goto(`${urls.portal}/register?subdomain=${tenant.subdomain}&requestId=shot`);
+        await expect(page.locator('input[type="password"]').first()).toBeVisible();
+        expect(await submitButtonColour(page)).toBe(rgb(tenant.brand.primaryColor));
+        // spec §2: the register page's way back to login is hidden for tenants flagged so
+        const backToLogin = page.locator('a[href^="/login"]');
+        await expect(backToLogin).toHaveCount(tenant.flags?.hideRegisterLoginLink ? 0 : 1);
+        await page.screenshot({
+          path: `${screenshotDir}/register-${tenant.subdomain}-${locale}.png`,
           fullPage: true,
         });
         await context.close();

@@ -122,3 +122,14 @@ test('signing out in one tab is noticed in another', async ({ context }) => {
   // session monitoring checks every 2 s
   await expect(second.getByTestId('sign-in')).toBeVisible({ timeout: 15_000 });
 });
+
+test('signs in through a pop-up window and back in the opening page', async ({ page }) => {
+  await page.goto(urls.propertyPortal);
+  const popupOpened = page.waitForEvent('popup');
+  await page.getByTestId('sign-in-popup').click();
+  const popup = await popupOpened;
+  await popup.waitForURL((url) => url.href.startsWith(`${urls.portal}/login?`));
+  await submitLogin(popup, DEMO_USER.email, DEMO_USER.password);
+  await popup.waitForEvent('close');
+  await expect(page.getByTestId('user-email')).toHaveText(DEMO_USER.email);
+});

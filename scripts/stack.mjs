@@ -32,7 +32,11 @@ function tenantsFor(dataDir, propertyPortalUrl) {
 function providerClientsFor(dataDir, tenantsFile, propertyPortalUrl, extraClients = []) {
   const { tenants } = JSON.parse(readFileSync(tenantsFile, 'utf8'));
   const asRelyingParty = {
-    redirect_uris: [`${propertyPortalUrl}/callback`, `${propertyPortalUrl}/silent-renew`],
+    redirect_uris: [
+      `${propertyPortalUrl}/callback`,
+      `${propertyPortalUrl}/silent-renew`,
+      `${propertyPortalUrl}/popup-callback`,
+    ],
     post_logout_redirect_uris: [`${propertyPortalUrl}/`],
     grant_types: ['authorization_code', 'refresh_token'],
     token_endpoint_auth_method: 'none',

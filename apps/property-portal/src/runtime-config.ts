@@ -10,6 +10,7 @@ export interface PropertyPortalRuntimeConfig {
   redirectUri: string;
   postLogoutRedirectUri: string;
   silentRedirectUri: string;
+  popupRedirectUri: string;
 }
 
 export function runtimeConfigOf(config: PropertyPortalConfig): PropertyPortalRuntimeConfig {
@@ -19,5 +20,6 @@ export function runtimeConfigOf(config: PropertyPortalConfig): PropertyPortalRun
     redirectUri: `${config.publicUrl}/callback`,
     postLogoutRedirectUri: `${config.publicUrl}/`,
     silentRedirectUri: `${config.publicUrl}/silent-renew`,
+    popupRedirectUri: `${config.publicUrl}/popup-callback`,
   };
 }

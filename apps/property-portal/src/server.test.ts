@@ -39,6 +39,7 @@ describe('property portal server', () => {
       redirectUri: 'https://portal.example.ch/callback',
       postLogoutRedirectUri: 'https://portal.example.ch/',
       silentRedirectUri: 'https://portal.example.ch/silent-renew',
+      popupRedirectUri: 'https://portal.example.ch/popup-callback',
     });
   });
 

@@ -6,7 +6,7 @@ import { runtimeConfigOf } from './runtime-config';
 import { securityHeaders } from './security-headers';
 
 /** The routes the browser app renders itself; each gets index.html. */
-export const APP_ROUTES = ['/', '/login', '/callback', '/silent-renew'] as const;
+export const APP_ROUTES = ['/', '/login', '/callback', '/silent-renew', '/popup-callback'] as const;
 
 export async function createPropertyPortalServer(
   config: PropertyPortalConfig,

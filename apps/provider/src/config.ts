@@ -222,7 +222,11 @@ export function defaultClients(options: DefaultClientOptions): ClientConfig[] {
       brand_color: '#1864ab',
       token_endpoint_auth_method: 'none',
       grant_types: ['authorization_code', 'refresh_token'],
-      redirect_uris: [`${propertyPortalUrl}/callback`, `${propertyPortalUrl}/silent-renew`],
+      redirect_uris: [
+        `${propertyPortalUrl}/callback`,
+        `${propertyPortalUrl}/silent-renew`,
+        `${propertyPortalUrl}/popup-callback`,
+      ],
       post_logout_redirect_uris: [`${propertyPortalUrl}/`],
       subdomain: 'demo',
       registration_enabled: true,

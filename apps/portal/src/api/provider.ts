@@ -104,3 +104,21 @@ export async function generateRequestId(baseUrl: string, params: FreshRequestPar
     body?.success === true ? (body.data as { requestId?: unknown } | undefined)?.requestId : undefined;
   return typeof requestId === 'string' && requestId.length > 0 ? requestId : null;
 }
+
+/** spec §3 and §7: tenant info, read once per tab and cached; the provider's own description of itself. */
+export interface TenantInfo {
+  tenant_name?: string;
+  tenant_key?: string;
+  allowLoginWith?: string[];
+}
+
+export async function fetchTenantInfo(baseUrl: string): Promise<TenantInfo | null> {
+  const body = await providerJson(`${baseUrl}/public-srv/tenantinfo/basic`);
+  const data = body?.success === true ? (body.data as Record<string, unknown> | undefined) : undefined;
+  if (!data) return null;
+  return {
+    tenant_name: typeof data.tenant_name === 'string' ? data.tenant_name : undefined,
+    tenant_key: typeof data.tenant_key === 'string' ? data.tenant_key : undefined,
+    allowLoginWith: Array.isArray(data.allowLoginWith) ? data.allowLoginWith.map(String) : undefined,
+  };
+}

@@ -1,6 +1,12 @@
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
-import { type ClientInfo, fetchClientInfo, generateRequestId } from '../api/provider';
+import {
+  type ClientInfo,
+  fetchClientInfo,
+  fetchTenantInfo,
+  generateRequestId,
+  type TenantInfo,
+} from '../api/provider';
 import { useRuntimeConfig } from '../config/runtime-config';
 import { useTenant } from '../config/tenant';
 import { assignLocation } from '../hooks/browser-location';
@@ -14,6 +20,8 @@ export interface RequestContextValue {
   requestId: string;
   /** spec §3 client info, read once per request id; null until known or when it cannot be had. */
   clientInfo: ClientInfo | null;
+  /** spec §3: the provider's tenant info, read once per tab; null until known. */
+  tenantInfo: TenantInfo | null;
   status: 'checking' | 'ready' | 'unavailable';
 }
 
@@ -23,6 +31,7 @@ const generatedRequestIds = new Set<string>();
 const RequestContext = createContext<RequestContextValue>({
   requestId: '',
   clientInfo: null,
+  tenantInfo: null,
   status: 'checking',
 });
 
@@ -34,7 +43,18 @@ async function clientInfoOnce(baseUrl: string, requestId: string): Promise<Clien
   return info;
 }
 
-const SetRequestContext = createContext<(value: RequestContextValue) => void>(() => {});
+type RequestUpdate = Partial<RequestContextValue>;
+const SetRequestContext = createContext<(update: RequestUpdate) => void>(() => {});
+
+const TENANT_INFO_KEY = 'tenant-info';
+
+async function tenantInfoOnce(baseUrl: string): Promise<TenantInfo | null> {
+  const cached = cachedJson<TenantInfo>(TENANT_INFO_KEY);
+  if (cached) return cached;
+  const info = await fetchTenantInfo(baseUrl);
+  if (info) cacheJson(TENANT_INFO_KEY, info);
+  return info;
+}
 
 /** Holds the sign-in request behind every page; RequestSync fills it in. */
 export function RequestProvider({ children }: { children: ReactNode }) {
@@ -42,11 +62,15 @@ export function RequestProvider({ children }: { children: ReactNode }) {
   const [value, setValue] = useState<RequestContextValue>(() => ({
     requestId: searchParams.get('requestId') ?? '',
     clientInfo: null,
+    tenantInfo: null,
     status: 'checking',
   }));
+  const [update] = useState(
+    () => (change: RequestUpdate) => setValue((current) => ({ ...current, ...change })),
+  );
   return (
     <RequestContext.Provider value={value}>
-      <SetRequestContext.Provider value={setValue}>{children}</SetRequestContext.Provider>
+      <SetRequestContext.Provider value={update}>{children}</SetRequestContext.Provider>
     </RequestContext.Provider>
   );
 }
@@ -70,6 +94,16 @@ export function RequestSync() {
   const requestIdInUrl = searchParams.get('requestId') ?? '';
   const value = useContext(RequestContext);
   const setValue = useContext(SetRequestContext);
+
+  useEffect(() => {
+    let isCurrent = true;
+    void tenantInfoOnce(cidaasBaseUrl).then((tenantInfo) => {
+      if (isCurrent && tenantInfo) setValue({ tenantInfo });
+    });
+    return () => {
+      isCurrent = false;
+    };
+  }, [cidaasBaseUrl, setValue]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per request id in the URL
   useEffect(() => {

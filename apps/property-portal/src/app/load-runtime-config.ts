@@ -1,6 +1,13 @@
 import type { PropertyPortalRuntimeConfig } from '../runtime-config';
 
-const KEYS = ['authority', 'clientId', 'redirectUri', 'postLogoutRedirectUri', 'silentRedirectUri'] as const;
+const KEYS = [
+  'authority',
+  'clientId',
+  'redirectUri',
+  'postLogoutRedirectUri',
+  'silentRedirectUri',
+  'popupRedirectUri',
+] as const;
 
 function isRuntimeConfig(value: unknown): value is PropertyPortalRuntimeConfig {
   if (typeof value !== 'object' || value === null) return false;

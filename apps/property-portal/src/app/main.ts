@@ -37,7 +37,11 @@ async function showHome(client: OidcClient) {
           () => void act(client.signOut()),
           () => void act(client.renew().then(() => showHome(client))),
         )
-      : signedOutView(t, () => void act(client.signInRedirect())),
+      : signedOutView(
+          t,
+          () => void act(client.signInRedirect()),
+          () => void act(client.signInPopup().then(() => showHome(client))),
+        ),
   );
 }
 
@@ -93,6 +97,10 @@ async function start() {
   }
 
   switch (window.location.pathname) {
+    case '/popup-callback':
+      // Runs in the pop-up window: hands the answer to the opener, which closes the pop-up.
+      await client.handlePopupCallback();
+      return;
     case '/silent-renew':
       // Runs inside oidc-client-ts' hidden iframe: hand the answer to the parent, show nothing.
       await client.handleSilentRenewCallback();

@@ -7,6 +7,7 @@ const de = {
   intro:
     'Dieses Demo-Portal steht für das Portal Ihrer Verwaltung. Melden Sie sich an, um zu sehen, mit welchem Konto Sie angemeldet sind.',
   signIn: 'Anmelden',
+  signInPopup: 'In neuem Fenster anmelden',
   signedInHeading: 'Sie sind angemeldet',
   email: 'E-Mail-Adresse',
   sub: 'Benutzerkennung (sub)',
@@ -33,6 +34,7 @@ export const TEXTS: Record<Language, Texts> = {
     intro:
       'This demo portal stands in for your property manager’s portal. Sign in to see which account you are signed in with.',
     signIn: 'Sign in',
+    signInPopup: 'Sign in in a new window',
     signedInHeading: 'You are signed in',
     email: 'E-mail address',
     sub: 'User identifier (sub)',
@@ -53,6 +55,7 @@ export const TEXTS: Record<Language, Texts> = {
     intro:
       'Ce portail de démonstration représente le portail de votre gérance. Connectez-vous pour voir avec quel compte vous êtes connecté.',
     signIn: 'Se connecter',
+    signInPopup: 'Se connecter dans une nouvelle fenêtre',
     signedInHeading: 'Vous êtes connecté',
     email: 'Adresse e-mail',
     sub: 'Identifiant d’utilisateur (sub)',
@@ -73,6 +76,7 @@ export const TEXTS: Record<Language, Texts> = {
     intro:
       'Questo portale dimostrativo rappresenta il portale della vostra amministrazione. Accedete per vedere con quale account avete effettuato l’accesso.',
     signIn: 'Accedi',
+    signInPopup: 'Accedi in una nuova finestra',
     signedInHeading: 'Avete effettuato l’accesso',
     email: 'Indirizzo e-mail',
     sub: 'Identificativo utente (sub)',

@@ -6,10 +6,22 @@ export function loadingView(message: string): HTMLElement {
   return element('p', { role: 'status', class: 'status' }, message);
 }
 
-export function signedOutView(t: Texts, onSignIn: () => void): HTMLElement {
+export function signedOutView(t: Texts, onSignIn: () => void, onSignInPopup: () => void): HTMLElement {
   const button = element('button', { type: 'button', 'data-testid': 'sign-in' }, t.signIn);
   button.addEventListener('click', onSignIn);
-  return element('section', {}, element('h1', {}, t.heading), element('p', {}, t.intro), button);
+  const popup = element(
+    'button',
+    { type: 'button', class: 'secondary', 'data-testid': 'sign-in-popup' },
+    t.signInPopup,
+  );
+  popup.addEventListener('click', onSignInPopup);
+  return element(
+    'section',
+    {},
+    element('h1', {}, t.heading),
+    element('p', {}, t.intro),
+    element('p', { class: 'actions' }, button, ' ', popup),
+  );
 }
 
 export function signedInView(t: Texts, user: User, onSignOut: () => void, onRenew: () => void): HTMLElement {

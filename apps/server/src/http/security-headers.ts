@@ -34,6 +34,9 @@ export async function securityHeaders(
     referrerPolicy: { policy: 'no-referrer' },
     frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
+    // Relying parties may open the sign-in in a pop-up (spec §1, §9): a cross-origin opener policy
+    // would cut the pop-up from its opener and the sign-in could never report back.
+    crossOriginOpenerPolicy: false,
     hsts: config.portalUrl.startsWith('https:') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
 }

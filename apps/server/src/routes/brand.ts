@@ -60,6 +60,8 @@ async function sendAsset(request: FastifyRequest, reply: FastifyReply, file: str
   reply
     .header('cache-control', 'public, max-age=3600')
     .header('etag', etag)
+    // Logos appear in e-mails, read on other sites.
+    .header('cross-origin-resource-policy', 'cross-origin')
     // An SVG opened on its own must not run script or load anything.
     .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
     .type(CONTENT_TYPES[extname(file)] ?? 'application/octet-stream');

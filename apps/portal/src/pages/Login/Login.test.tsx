@@ -15,6 +15,7 @@ const provider: FetchRoutes = {
   '/public-srv/public/': () => clientInfoAnswer(),
   'POST /useractions-srv/userexistence/': () => ({ success: true, status: 200, data: { exist: true } }),
   '/user-login-failed-counter': () => [{ counter: 0 }],
+  '/public-srv/tenantinfo/basic': () => ({ success: true, status: 200, data: { tenant_name: 'Concierge' } }),
 };
 
 let submit: ReturnType<typeof vi.spyOn>;
@@ -223,6 +224,20 @@ describe('the sign-in request behind the page', () => {
       expect(assignLocation).not.toHaveBeenCalled();
     },
   );
+
+  it('reads client info once per request id and tenant info once per tab', async () => {
+    const fetchMock = stubFetch(provider);
+    const first = await renderPage('/login?requestId=once');
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([url]) => String(url).includes('tenantinfo'))).toBe(true),
+    );
+    first.unmount();
+    await renderPage('/login?requestId=once');
+    await screen.findByRole('link', { name: /Register with your registration code/ });
+    const calls = (part: string) => fetchMock.mock.calls.filter(([url]) => String(url).includes(part)).length;
+    expect(calls('/public-srv/public/once')).toBe(1);
+    expect(calls('tenantinfo')).toBe(1);
+  });
 
   it('offers registration only when the client info enables it', async () => {
     stubFetch(provider);
