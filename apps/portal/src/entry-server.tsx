@@ -15,10 +15,20 @@ export { PAGE_STATE_ELEMENT_ID, type PageState, serialisePageState } from './pag
 
 /** The texts a page needs: `common` and the route's own parts (spec routes in app/routes.ts). */
 export function messagesFor(pathname: string, language: Language): Partial<Messages> {
-  const all = locales[language];
-  const parts = ['common', ...matchPageRoute(pathname).messages] as const;
-  return Object.fromEntries(parts.map((part) => [part, all[part]])) as Partial<Messages>;
+  const route = matchPageRoute(pathname);
+  const key = `${route.path}:${language}`;
+  let messages = messagesByRoute.get(key);
+  if (!messages) {
+    const all = locales[language];
+    const parts = ['common', ...route.messages] as const;
+    messages = Object.fromEntries(parts.map((part) => [part, all[part]])) as Partial<Messages>;
+    messagesByRoute.set(key, messages);
+  }
+  return messages;
 }
+
+// One object per route and language, so that the i18next instance made for it is reused.
+const messagesByRoute = new Map<string, Partial<Messages>>();
 
 /** Parts of the dictionary by name, for a page reached by navigation in the browser; null for an unknown part. */
 export function messageParts(language: Language, names: string[]): Partial<Messages> | null {

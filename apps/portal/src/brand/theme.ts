@@ -45,7 +45,18 @@ const presets: Record<ThemePreset, MantineThemeOverride> = {
   }),
 };
 
+// The server renders every page of a tenant from the registry's one design object: build its theme once.
+const themes = new WeakMap<BrandDesign, MantineThemeOverride>();
+
 export function brandTheme(design: BrandDesign): MantineThemeOverride {
+  const cached = themes.get(design);
+  if (cached) return cached;
+  const theme = buildBrandTheme(design);
+  themes.set(design, theme);
+  return theme;
+}
+
+function buildBrandTheme(design: BrandDesign): MantineThemeOverride {
   return mergeThemeOverrides(baseTheme, presets[design.themePreset], {
     colors: { brand: design.primaryShades as unknown as MantineColorsTuple },
     primaryColor: 'brand',

@@ -9,12 +9,21 @@ declare module 'i18next' {
   }
 }
 
+// The server renders many pages from the same few dictionaries; an instance per dictionary and
+// language is made once and only read afterwards (rendering on the server never changes it).
+const instances = new WeakMap<object, Map<Language, i18n>>();
+
 /**
- * One i18next instance per render: the server makes one per request, the browser one at boot, each
- * holding the single language the page is in (chosen by the server from Accept-Language).
+ * The i18next instance for a page: holding the single language the page is in (chosen by the server
+ * from Accept-Language) and the page's texts. The browser makes one at boot.
  */
 export function createI18n(language: Language, messages: Partial<Messages>): i18n {
+  const byLanguage = instances.get(messages) ?? new Map<Language, i18n>();
+  instances.set(messages, byLanguage);
+  const existing = byLanguage.get(language);
+  if (existing) return existing;
   const instance = createInstance();
+  byLanguage.set(language, instance);
   void instance.use(initReactI18next).init({
     lng: language,
     resources: { [language]: { translation: messages } },
