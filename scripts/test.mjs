@@ -12,6 +12,7 @@ const typecheckProjects = [
   'packages/contracts',
   'packages/database',
   'packages/oidc-client',
+  'packages/test-support',
   'apps/portal',
   'apps/server',
   'apps/provider',

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { resetPasswordAcceptedSchema, resetPasswordInitiatedSchema } from '@concierge/contracts';
+import { type MailSink, type SunkMail, startMailSink } from '@concierge/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminToken,
@@ -11,7 +12,6 @@ import {
   startAuthorization,
   startProvider,
 } from '../test-support/provider-harness';
-import { type SmtpSink, type SunkMail, startSmtpSink } from '../test-support/smtp-sink';
 import { TestBrowser } from '../test-support/test-browser';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver';
 import { createUser, findUserByEmail } from '../users/users';
@@ -42,13 +42,13 @@ function resetLinkOf(mail: SunkMail): URL {
 }
 
 describe('password reset by e-mailed link', () => {
-  let smtp: SmtpSink;
+  let smtp: MailSink;
   let receiver: WebhookReceiver;
   let harness: ProviderHarness;
   let token: string;
   let requestId: string;
   beforeAll(async () => {
-    smtp = await startSmtpSink();
+    smtp = await startMailSink();
     receiver = await startWebhookReceiver();
     harness = await startProvider([BRANDED_CLIENT], {
       env: { SMTP_URL: smtp.url, PROVIDER_WEBHOOK_URL: receiver.url },
@@ -203,7 +203,7 @@ describe('password reset by e-mailed link', () => {
       });
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await countRows()).toEqual(before);
-      expect(smtp.messages.filter((mail) => mail.to.includes('stranger@example.com'))).toEqual([]);
+      expect(smtp.to('stranger@example.com')).toEqual([]);
     });
 
     it("writes in the user's language, else the asker's, and brands the tenant of the request", async () => {
@@ -246,7 +246,7 @@ describe('password reset by e-mailed link', () => {
       const sixth = await initiate(email);
       expect(sixth.data).toEqual({ reset_initiated: true, rprq: expect.stringMatching(UUID) });
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(smtp.messages.filter((mail) => mail.to.includes(email))).toHaveLength(5);
+      expect(smtp.to(email)).toHaveLength(5);
       const stored = await harness.database.db
         .selectFrom('password_reset_requests')
         .select('rprq')

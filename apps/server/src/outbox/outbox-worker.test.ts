@@ -1,7 +1,6 @@
-import { createServer } from 'node:net';
 import { type Database, openTestDatabase } from '@concierge/database';
+import { freePort, startMailSink } from '@concierge/test-support';
 import Fastify from 'fastify';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations, SERVER_SCHEMA } from '../db/migrations';
 import type { ServerTables } from '../db/schema';
@@ -21,39 +20,6 @@ const FAST_RETRY = { firstDelayMs: 50, maxDelayMs: 200, maxAttempts: 20 };
 
 function message(to: string): MailMessage {
   return { kind: 'activation', to, subject: `Hello ${to}`, html: '<p>Hello</p>', text: 'Hello' };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-/** A real SMTP server that counts what arrives per recipient. */
-async function startSmtp(port: number) {
-  const received: string[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    disableReverseLookup: true,
-    logger: false,
-    closeTimeout: 500,
-    onRcptTo(address, _session, callback) {
-      received.push(address.address);
-      callback();
-    },
-    onData(stream, _session, callback) {
-      stream.on('end', () => callback());
-      stream.resume();
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 const rowFor = (recipient: string) =>
@@ -85,11 +51,11 @@ describe('MailOutboxWorker', () => {
       // Not due yet: the backoff holds it back.
       expect(failed.next_attempt_at!.getTime()).toBeGreaterThan(Date.now());
 
-      const smtp = await startSmtp(port);
+      const smtp = await startMailSink({ port });
       try {
         await new Promise((resolve) => setTimeout(resolve, 150));
         expect(await worker.runOnce()).toMatchObject({ sent: 1 });
-        expect(smtp.received).toEqual(['down@example.ch']);
+        expect(smtp.messages.flatMap((mail) => mail.to)).toEqual(['down@example.ch']);
         const sent = await rowFor('down@example.ch');
         expect(sent).toMatchObject({
           attempts: 3,
@@ -100,7 +66,7 @@ describe('MailOutboxWorker', () => {
         // Sent mail keeps no link: the body is gone.
         expect(sent).toMatchObject({ html: '', text: '' });
         expect(await worker.runOnce()).toEqual({ sent: 0, failed: 0 });
-        expect(smtp.received).toEqual(['down@example.ch']);
+        expect(smtp.messages.flatMap((mail) => mail.to)).toEqual(['down@example.ch']);
       } finally {
         // The pooled connection first: the server waits for open connections when it closes.
         transport.close();
@@ -113,7 +79,7 @@ describe('MailOutboxWorker', () => {
 
   it('never sends one e-mail twice when two instances run at once', async () => {
     const port = await freePort();
-    const smtp = await startSmtp(port);
+    const smtp = await startMailSink({ port });
     const transports = [0, 1].map(() =>
       createMailTransport({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'no-reply@concierge.test' }),
     );
@@ -125,9 +91,12 @@ describe('MailOutboxWorker', () => {
       );
       const results = await Promise.all(workers.map((worker) => worker.runOnce()));
       expect(results.reduce((sum, result) => sum + result.sent, 0)).toBe(30);
-      expect(smtp.received.filter((address) => address.startsWith('twice')).sort()).toEqual(
-        [...recipients].sort(),
-      );
+      expect(
+        smtp.messages
+          .flatMap((mail) => mail.to)
+          .filter((address) => address.startsWith('twice'))
+          .sort(),
+      ).toEqual([...recipients].sort());
     } finally {
       for (const transport of transports) transport.close();
       await smtp.close();

@@ -1,4 +1,5 @@
 import { openTestDatabase } from '@concierge/database';
+import { type MailSink, startMailSink } from '@concierge/test-support';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../app';
 import { loadConfig } from '../config';
@@ -9,7 +10,6 @@ import { ProviderClient } from '../provider-client/provider-client';
 import { loadPortalBuild } from '../ssr/portal-bundle';
 import { loadTenantRegistry } from '../tenants/load-registry';
 import { type EmbeddedProvider, startEmbeddedProvider, TEST_ADMIN_CLIENT } from './embedded-provider';
-import { type MailSink, startMailSink } from './mail-sink';
 
 export interface TestServerOptions {
   /** true: a real embedded provider of its own, stopped on close; or the one (or a proxy in front of one) at url. */

@@ -1,3 +1,4 @@
+import { type MailSink, startMailSink } from '@concierge/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderClient } from '../../provider-client/provider-client';
 import {
@@ -10,7 +11,6 @@ import {
   startEmbeddedProvider,
   TEST_ADMIN_CLIENT,
 } from '../../test-support/embedded-provider';
-import { type MailSink, startMailSink } from '../../test-support/mail-sink';
 import { startTestServer } from '../../test-support/test-server';
 
 const PORTAL = 'http://portal.test';

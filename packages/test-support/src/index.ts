@@ -1,0 +1,2 @@
+export * from './free-port';
+export * from './mail-sink';
