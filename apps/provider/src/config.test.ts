@@ -52,7 +52,11 @@ describe('loadConfig', () => {
     expect(demo).toMatchObject({
       token_endpoint_auth_method: 'none',
       grant_types: ['authorization_code', 'refresh_token'],
-      redirect_uris: ['http://localhost:8082/callback', 'http://localhost:8082/silent-renew'],
+      redirect_uris: [
+        'http://localhost:8082/callback',
+        'http://localhost:8082/silent-renew',
+        'http://localhost:8082/popup-callback',
+      ],
       post_logout_redirect_uris: ['http://localhost:8082/'],
       subdomain: 'demo',
       registration_enabled: true,
