@@ -1,4 +1,5 @@
-import { useRef, useState } from 'react';
+import { type ChangeEvent, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { REGISTER_VALIDATION_CODES } from '../api/error-keys';
 
 /** spec §5: the validation messages, all under register.error (the password forms use them too). */
@@ -20,6 +21,7 @@ export function useFormFields<V extends FieldValues>(
   initialValues: V | (() => V),
   validators: FieldValidators<V>,
 ) {
+  const { t } = useTranslation();
   const [values, setValues] = useState<V>(initialValues);
   // The latest values also outside the render, so that two changes in one event both count and a
   // submit right after a change checks what was typed.
@@ -68,5 +70,19 @@ export function useFormFields<V extends FieldValues>(
     };
   }
 
-  return { values, setValue, errors, onBlur, validateAll, ref };
+  /**
+   * Everything a text or password input needs to take part: value, change, blur check, the focus
+   * ref and the translated error, tied to the input by Mantine. Spread it onto the input.
+   */
+  function textField<K extends keyof V>(field: K & (V[K] extends string ? K : never)) {
+    return {
+      ref: ref(field),
+      value: values[field] as string,
+      onChange: (event: ChangeEvent<HTMLInputElement>) => setValue(field, event.currentTarget.value as V[K]),
+      onBlur: () => onBlur(field),
+      error: errors[field] ? t(errors[field]) : undefined,
+    };
+  }
+
+  return { values, setValue, errors, onBlur, validateAll, ref, textField };
 }

@@ -26,7 +26,7 @@ export default function PasswordResetInitPage() {
           <Stack gap="md">
             {errorKey && <ErrorMessage focusOnMount={submit.isFailed}>{t(errorKey)}</ErrorMessage>}
             <TextInput
-              ref={form.ref('email')}
+              {...form.textField('email')}
               name="email"
               type="email"
               label={t('password_reset.init.email')}
@@ -34,10 +34,6 @@ export default function PasswordResetInitPage() {
               inputMode="email"
               required
               disabled={disabled}
-              value={form.values.email}
-              onChange={(event) => form.setValue('email', event.currentTarget.value)}
-              onBlur={() => form.onBlur('email')}
-              error={form.errors.email && t(form.errors.email)}
             />
             <Button type="submit" fullWidth loading={disabled}>
               {disabled ? t('password_reset.init.submitting') : t('password_reset.init.submit')}

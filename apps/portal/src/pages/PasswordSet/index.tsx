@@ -48,29 +48,21 @@ export default function PasswordSetPage() {
               <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
             )}
             <PasswordInput
-              ref={form.ref('password')}
+              {...form.textField('password')}
               name="new-password"
               label={t('password_reset.reset.newPassword')}
               description={t('password_reset.reset.passwordRules')}
               autoComplete="new-password"
               required
               disabled={disabled}
-              value={form.values.password}
-              onChange={(event) => form.setValue('password', event.currentTarget.value)}
-              onBlur={() => form.onBlur('password')}
-              error={form.errors.password && t(form.errors.password)}
             />
             <PasswordInput
-              ref={form.ref('passwordConfirmation')}
+              {...form.textField('passwordConfirmation')}
               name="new-password-confirmation"
               label={t('password_reset.reset.newPasswordConfirmation')}
               autoComplete="new-password"
               required
               disabled={disabled}
-              value={form.values.passwordConfirmation}
-              onChange={(event) => form.setValue('passwordConfirmation', event.currentTarget.value)}
-              onBlur={() => form.onBlur('passwordConfirmation')}
-              error={form.errors.passwordConfirmation && t(form.errors.passwordConfirmation)}
             />
             <Button type="submit" fullWidth loading={disabled}>
               {disabled ? t('password_reset.reset.submitting') : t('password_reset.reset.submit')}

@@ -25,7 +25,7 @@ export function RegisterForm({ register }: { register: ReturnType<typeof useRegi
             <Text size="sm">{t('register.readOnlyInvitation')}</Text>
           )}
           <TextInput
-            ref={form.ref('email')}
+            {...form.textField('email')}
             name="email"
             type="email"
             label={t('register.email')}
@@ -34,38 +34,26 @@ export function RegisterForm({ register }: { register: ReturnType<typeof useRegi
             required
             readOnly={register.isEmailReadOnly}
             disabled={disabled}
-            value={values.email}
-            onChange={(event) => form.setValue('email', event.currentTarget.value)}
-            onBlur={() => form.onBlur('email')}
-            error={errors.email && t(errors.email)}
           />
           <PasswordInput
-            ref={form.ref('password')}
+            {...form.textField('password')}
             name="new-password"
             label={t('register.newPassword')}
             description={t('register.passwordRules')}
             autoComplete="new-password"
             required
             disabled={disabled}
-            value={values.password}
-            onChange={(event) => form.setValue('password', event.currentTarget.value)}
-            onBlur={() => form.onBlur('password')}
-            error={errors.password && t(errors.password)}
           />
           <PasswordInput
-            ref={form.ref('passwordConfirmation')}
+            {...form.textField('passwordConfirmation')}
             name="new-password-confirmation"
             label={t('register.newPasswordConfirmation')}
             autoComplete="new-password"
             required
             disabled={disabled}
-            value={values.passwordConfirmation}
-            onChange={(event) => form.setValue('passwordConfirmation', event.currentTarget.value)}
-            onBlur={() => form.onBlur('passwordConfirmation')}
-            error={errors.passwordConfirmation && t(errors.passwordConfirmation)}
           />
           <TextInput
-            ref={form.ref('registrationCode')}
+            {...form.textField('registrationCode')}
             name="registrationcode"
             label={t('register.registrationCode')}
             description={t('register.registrationCodeHint')}
@@ -78,10 +66,6 @@ export function RegisterForm({ register }: { register: ReturnType<typeof useRegi
             required
             readOnly={register.isCodeReadOnly}
             disabled={disabled}
-            value={values.registrationCode}
-            onChange={(event) => form.setValue('registrationCode', event.currentTarget.value)}
-            onBlur={() => form.onBlur('registrationCode')}
-            error={errors.registrationCode && t(errors.registrationCode)}
           />
           <div>
             <Checkbox

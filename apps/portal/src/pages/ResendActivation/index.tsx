@@ -30,7 +30,7 @@ export default function ResendActivationPage() {
                 <ErrorMessage focusOnMount>{t('resend_account_activation_email.error')}</ErrorMessage>
               )}
               <TextInput
-                ref={form.ref('email')}
+                {...form.textField('email')}
                 name="email"
                 type="email"
                 label={t('resend_account_activation_email.email')}
@@ -38,10 +38,6 @@ export default function ResendActivationPage() {
                 inputMode="email"
                 required
                 disabled={disabled}
-                value={form.values.email}
-                onChange={(event) => form.setValue('email', event.currentTarget.value)}
-                onBlur={() => form.onBlur('email')}
-                error={form.errors.email && t(form.errors.email)}
               />
               <Button type="submit" fullWidth loading={disabled}>
                 {disabled
