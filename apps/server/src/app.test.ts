@@ -93,6 +93,20 @@ describe('server-rendered pages', () => {
     expect(asset.headers['cache-control']).toContain('immutable');
   });
 
+  it.each([
+    '/password-set?requestId=r&rprq=x&exchangeid=y',
+    '/register',
+    '/password-reset-init?requestId=r',
+    '/resend-account-activation-email',
+  ])(
+    'renders %s with its submit disabled until the page is live, so no password can go out in a GET',
+    async (url) => {
+      const html = (await server.app.inject({ url })).body;
+      expect(html).toMatch(/<form[^>]* method="post"/);
+      expect(html).toMatch(/<button[^>]* type="submit" disabled=""/);
+    },
+  );
+
   it('inlines only the texts of the page it renders', async () => {
     const login = (await server.app.inject({ url: '/login', headers: { 'accept-language': 'de' } })).body;
     expect(login).toContain('"login":{');

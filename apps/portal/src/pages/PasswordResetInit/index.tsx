@@ -4,11 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Layout } from '../../app/Layout';
 import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
+import { useHydrated } from '../../hooks/use-hydrated';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
 import { usePasswordResetInit } from './use-password-reset-init';
 
 export default function PasswordResetInitPage() {
   const { t } = useTranslation();
+  const isHydrated = useHydrated();
   const { form, submit, errorKey, hasRequestId, onSubmit } = usePasswordResetInit();
   const loginLink = useLinkWithQuery('/login');
   const disabled = submit.isSubmitting;
@@ -22,7 +24,7 @@ export default function PasswordResetInitPage() {
     content = (
       <Stack gap="md">
         <Text>{t('password_reset.init.info')}</Text>
-        <form onSubmit={onSubmit} noValidate>
+        <form method="post" onSubmit={onSubmit} noValidate>
           <Stack gap="md">
             {errorKey && <ErrorMessage focusOnMount={submit.isFailed}>{t(errorKey)}</ErrorMessage>}
             <TextInput
@@ -35,7 +37,7 @@ export default function PasswordResetInitPage() {
               required
               disabled={disabled}
             />
-            <Button type="submit" fullWidth loading={disabled}>
+            <Button type="submit" fullWidth loading={disabled} disabled={!isHydrated}>
               {disabled ? t('password_reset.init.submitting') : t('password_reset.init.submit')}
             </Button>
           </Stack>

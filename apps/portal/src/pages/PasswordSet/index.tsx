@@ -4,11 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Layout } from '../../app/Layout';
 import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
+import { useHydrated } from '../../hooks/use-hydrated';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
 import { RESET_LINK_PARAMETERS, usePasswordSet } from './use-password-set';
 
 export default function PasswordSetPage() {
   const { t } = useTranslation();
+  const isHydrated = useHydrated();
   const { form, submit, errorKey, missingParameter, email, onSubmit } = usePasswordSet();
   const newLinkLink = useLinkWithQuery('/password-reset-init', { omit: RESET_LINK_PARAMETERS });
   const requestNewLink = (
@@ -35,7 +37,7 @@ export default function PasswordSetPage() {
     content = (
       <Stack gap="md">
         <Text>{t('password_reset.reset.info')}</Text>
-        <form onSubmit={onSubmit} noValidate>
+        <form method="post" onSubmit={onSubmit} noValidate>
           <Stack gap="md">
             {errorKey && (
               <Stack gap="xs">
@@ -64,7 +66,7 @@ export default function PasswordSetPage() {
               required
               disabled={disabled}
             />
-            <Button type="submit" fullWidth loading={disabled}>
+            <Button type="submit" fullWidth loading={disabled} disabled={!isHydrated}>
               {disabled ? t('password_reset.reset.submitting') : t('password_reset.reset.submit')}
             </Button>
           </Stack>

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorMessage } from '../../components/Feedback';
 import { TermsOfUseModal } from '../../components/TermsOfUse/TermsOfUseModal';
+import { useHydrated } from '../../hooks/use-hydrated';
 import type { useRegister } from './use-register';
 
 /** spec §5: the registration code is a UUID; the placeholder shows its pattern. */
@@ -10,13 +11,14 @@ const REGISTRATION_CODE_PLACEHOLDER = '00000000-0000-0000-0000-000000000000';
 
 export function RegisterForm({ register }: { register: ReturnType<typeof useRegister> }) {
   const { t } = useTranslation();
+  const isHydrated = useHydrated();
   const { form, submit } = register;
   const { values, errors } = form;
   const [isTermsOpen, setTermsOpen] = useState(false);
   const disabled = submit.isSubmitting;
   return (
     <>
-      <form onSubmit={register.onSubmit} noValidate>
+      <form method="post" onSubmit={register.onSubmit} noValidate>
         <Stack gap="md">
           {register.errorKey && (
             <ErrorMessage focusOnMount={submit.isFailed}>{t(register.errorKey)}</ErrorMessage>
@@ -89,7 +91,7 @@ export function RegisterForm({ register }: { register: ReturnType<typeof useRegi
               {t('register.termsOpen')}
             </Anchor>
           </div>
-          <Button type="submit" fullWidth loading={disabled}>
+          <Button type="submit" fullWidth loading={disabled} disabled={!isHydrated}>
             {disabled ? t('register.submitting') : t('register.submit')}
           </Button>
         </Stack>

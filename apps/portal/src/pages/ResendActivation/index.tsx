@@ -3,11 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Layout } from '../../app/Layout';
 import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
+import { useHydrated } from '../../hooks/use-hydrated';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
 import { useResendActivation } from './use-resend-activation';
 
 export default function ResendActivationPage() {
   const { t } = useTranslation();
+  const isHydrated = useHydrated();
   const { form, submit, isNotVerified, onSubmit } = useResendActivation();
   const loginLink = useLinkWithQuery('/login', { omit: ['reason'] });
   const registerLink = useLinkWithQuery('/register', { omit: ['reason'] });
@@ -24,7 +26,7 @@ export default function ResendActivationPage() {
             </Alert>
           )}
           <Text>{t('resend_account_activation_email.info')}</Text>
-          <form onSubmit={onSubmit} noValidate>
+          <form method="post" onSubmit={onSubmit} noValidate>
             <Stack gap="md">
               {submit.isFailed && (
                 <ErrorMessage focusOnMount>{t('resend_account_activation_email.error')}</ErrorMessage>
@@ -39,7 +41,7 @@ export default function ResendActivationPage() {
                 required
                 disabled={disabled}
               />
-              <Button type="submit" fullWidth loading={disabled}>
+              <Button type="submit" fullWidth loading={disabled} disabled={!isHydrated}>
                 {disabled
                   ? t('resend_account_activation_email.submitting')
                   : t('resend_account_activation_email.submit')}
