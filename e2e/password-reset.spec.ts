@@ -45,7 +45,7 @@ test('a locked account is unlocked by a new password set through the e-mailed li
 });
 
 test('a registered but never activated account is activated by a reset', async ({ page }) => {
-  const user = await createUser({ status: 'PENDING' });
+  const user = await createUser({ activated: false });
   await startSignIn(page);
   const requestId = new URL(page.url()).searchParams.get('requestId')!;
   await page.goto(`${urls.portal}/password-reset-init?subdomain=demo&requestId=${requestId}`);

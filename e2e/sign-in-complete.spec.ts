@@ -41,7 +41,7 @@ for (const [locale, messages] of Object.entries(counterMessages)) {
 test('an account that is not activated yet is sent to the resend-activation page with its e-mail', async ({
   page,
 }) => {
-  const user = await createUser({ status: 'PENDING' });
+  const user = await createUser({ activated: false });
   await startSignIn(page);
   await submitLogin(page, user.email, user.password);
   await page.waitForURL((url) => url.pathname === '/resend-account-activation-email');

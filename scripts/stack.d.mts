@@ -31,6 +31,9 @@ export function startStack(options?: {
   dataDir?: string;
   env?: Record<string, string>;
   quiet?: boolean;
-  /** More provider clients beside one per tenant; the demo relying party's URIs are filled in. */
+  /**
+   * More provider clients beside one per tenant; the demo relying party's URIs are filled in, and a
+   * client with a `subdomain` gets the hosted page URL `{portal}/login?subdomain=…` unless it brings one.
+   */
   extraProviderClients?: Record<string, unknown>[];
 }): Promise<Stack>;

@@ -27,9 +27,11 @@ function tenantsFor(dataDir, propertyPortalUrl) {
 
 /**
  * The embedded provider's clients, one per tenant, as an operator would register them at cidaas:
- * each tenant's relying party is the demo property portal.
+ * each tenant's relying party is the demo property portal, and its hosted page URL is the portal's
+ * /login with the tenant's subdomain (cidaas passes on nothing else). Extra clients with a subdomain
+ * get that hosted page URL too unless they bring their own.
  */
-function providerClientsFor(dataDir, tenantsFile, propertyPortalUrl, extraClients = []) {
+function providerClientsFor(dataDir, tenantsFile, portalUrl, propertyPortalUrl, extraClients = []) {
   const { tenants } = JSON.parse(readFileSync(tenantsFile, 'utf8'));
   const asRelyingParty = {
     redirect_uris: [
@@ -41,16 +43,20 @@ function providerClientsFor(dataDir, tenantsFile, propertyPortalUrl, extraClient
     grant_types: ['authorization_code', 'refresh_token'],
     token_endpoint_auth_method: 'none',
   };
+  const hostedPageUrl = (subdomain) => `${portalUrl}/login?subdomain=${encodeURIComponent(subdomain)}`;
   const clients = tenants.map((tenant) => ({
     client_id: tenant.clientId,
     client_name: tenant.displayName,
     ...asRelyingParty,
+    hosted_page_url: hostedPageUrl(tenant.subdomain),
     subdomain: tenant.subdomain,
-    registration_enabled: true,
-    invite_enabled: true,
     brand_color: tenant.brand.primaryColor,
   }));
-  const extra = extraClients.map((client) => ({ ...asRelyingParty, ...client }));
+  const extra = extraClients.map((client) => ({
+    ...asRelyingParty,
+    ...(typeof client.subdomain === 'string' ? { hosted_page_url: hostedPageUrl(client.subdomain) } : {}),
+    ...client,
+  }));
   const file = join(dataDir, 'provider-clients.json');
   writeFileSync(file, `${JSON.stringify([...clients, ...extra], null, 2)}\n`);
   return file;
@@ -103,6 +109,7 @@ export async function startStack(options = {}) {
     PROVIDER_CLIENTS_FILE: providerClientsFor(
       dataDir,
       tenantsFile,
+      urls.portal,
       urls.propertyPortal,
       options.extraProviderClients,
     ),

@@ -101,6 +101,16 @@ try {
   rmSync(reports, { recursive: true, force: true });
 }
 
+// The conformance suite's third target (docs/cidaas-setup.md, section 8): skipped, never passed.
+const REAL_CIDAAS = [
+  'CIDAAS_BASE_URL',
+  'CIDAAS_CLIENT_ID',
+  'CIDAAS_CLIENT_SECRET',
+  'CIDAAS_SIGN_IN_CLIENT_ID',
+  'CIDAAS_SIGN_IN_REDIRECT_URI',
+];
+const missingCidaas = REAL_CIDAAS.filter((name) => !process.env[name]);
+if (missingCidaas.length > 0) console.log(`\nreal cidaas: not run (${missingCidaas.join(', ')} not set)`);
 const skipped = counts.skipped ? `, ${counts.skipped} skipped` : '';
 console.log(`\nTests: ${counts.passed} passed, ${counts.failed} failed${skipped}`);
 if (failedStep) {

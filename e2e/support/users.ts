@@ -32,9 +32,29 @@ export function uniqueEmail(prefix = 'tenant'): string {
   return `${prefix}-${randomUUID().slice(0, 8)}@example.ch`;
 }
 
-/** A tenant account made through the provider's admin API, as the server would; PENDING until activated. */
+/** A fresh sign-in request of the demo tenant's client: cidaas registers only with one. */
+async function freshRequestId(): Promise<string> {
+  const response = await fetch(`${urls.provider}/authz-srv/authrequest/authz/generate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_id: 'property-portal-demo',
+      redirect_uri: `${urls.propertyPortal}/callback`,
+      response_type: 'code',
+      scope: 'openid',
+    }),
+  });
+  const body = (await response.json()) as { data?: { requestId?: string } };
+  if (!body.data?.requestId) throw new Error(`authz/generate: ${JSON.stringify(body)}`);
+  return body.data.requestId;
+}
+
+/**
+ * A tenant account made through the provider's admin API, as the server would: as cidaas keeps
+ * self-registered users (VERIFIED, e-mail not verified) until activated.
+ */
 export async function createUser(
-  options: { status?: 'PENDING' | 'VERIFIED'; roles?: string[]; locale?: string } = {},
+  options: { activated?: boolean; roles?: string[]; locale?: string } = {},
 ): Promise<TestUser> {
   const token = await adminToken();
   const email = uniqueEmail();
@@ -42,7 +62,7 @@ export async function createUser(
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const registered = await fetch(`${urls.provider}/users-srv/register`, {
     method: 'POST',
-    headers,
+    headers: { ...headers, requestId: await freshRequestId() },
     body: JSON.stringify({
       email,
       password,
@@ -55,18 +75,18 @@ export async function createUser(
   });
   const body = (await registered.json()) as { success: boolean; data?: { sub: string } };
   if (!body.success || !body.data) throw new Error(`register: ${JSON.stringify(body)}`);
-  if ((options.status ?? 'VERIFIED') === 'VERIFIED') {
-    const verified = await fetch(`${urls.provider}/user-srv/users/${body.data.sub}/status`, {
-      method: 'PATCH',
+  if (options.activated ?? true) {
+    const verified = await fetch(`${urls.provider}/users-srv/user/profile/${body.data.sub}`, {
+      method: 'PUT',
       headers,
-      body: JSON.stringify({ status: 'VERIFIED' }),
+      body: JSON.stringify({ email_verified: true }),
     });
-    if (!verified.ok) throw new Error(`status: HTTP ${verified.status}`);
+    if (!verified.ok) throw new Error(`mark e-mail verified: HTTP ${verified.status}`);
   }
   return { email, password, sub: body.data.sub };
 }
 
 /** A fresh, activated tenant account. */
 export function createVerifiedUser(): Promise<TestUser> {
-  return createUser({ status: 'VERIFIED' });
+  return createUser({ activated: true });
 }

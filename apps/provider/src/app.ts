@@ -21,7 +21,9 @@ import { loginRoutes } from './routes/login';
 import { oidcForwardRoutes } from './routes/oidc-forward';
 import { passwordResetRoutes } from './routes/password-reset';
 import { PUBLIC_PREFIX, publicInfoRoutes } from './routes/public-info';
+import { registerRoutes } from './routes/register';
 import { USER_ACTIONS_PREFIX, userExistenceRoutes } from './routes/user-existence';
+import { userLookupRoutes } from './routes/user-lookup';
 import { createWebhookSender } from './webhooks/webhook-sender';
 
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
@@ -75,7 +77,9 @@ export async function createProviderApp(
   await app.register(authzGenerateRoutes, { ...deps, prefix: AUTHZ_REQUEST_PREFIX });
   await app.register(userExistenceRoutes, { ...deps, prefix: USER_ACTIONS_PREFIX });
   await app.register(publicInfoRoutes, { ...deps, prefix: PUBLIC_PREFIX });
+  await app.register(registerRoutes, deps);
   await app.register(adminUserRoutes, deps);
+  await app.register(userLookupRoutes, deps);
   await app.register(passwordResetRoutes, deps);
   await app.register(oidcForwardRoutes, deps);
 

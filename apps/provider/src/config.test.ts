@@ -58,11 +58,13 @@ describe('loadConfig', () => {
         'http://localhost:8082/popup-callback',
       ],
       post_logout_redirect_uris: ['http://localhost:8082/'],
+      hosted_page_url: 'http://localhost:8080/login?subdomain=demo',
       subdomain: 'demo',
-      registration_enabled: true,
-      invite_enabled: true,
       required_roles: [],
     });
+    expect(demo).not.toHaveProperty('registration_enabled');
+    expect(demo).not.toHaveProperty('invite_enabled');
+    expect(config.signIn).toEqual({ isVerifiedEmailRequired: true, blockAfterFailures: 0 });
     const admin = config.clients.find((client) => client.client_id === 'concierge-server');
     expect(admin).toMatchObject({
       grant_types: ['client_credentials'],
@@ -78,6 +80,8 @@ describe('loadConfig', () => {
       PROPERTY_PORTAL_URL: '',
       DATABASE_URL: 'postgres://db.example.com/concierge',
       PROVIDER_SEED_DEMO: 'false',
+      PROVIDER_REQUIRE_VERIFIED_EMAIL: 'false',
+      PROVIDER_BLOCK_AFTER_FAILURES: '5',
     });
     expect(config).toMatchObject({
       port: 9001,
@@ -86,6 +90,7 @@ describe('loadConfig', () => {
       propertyPortalUrl: 'http://localhost:8082',
       database: { kind: 'postgres', url: 'postgres://db.example.com/concierge' },
       isDemoSeedEnabled: false,
+      signIn: { isVerifiedEmailRequired: false, blockAfterFailures: 5 },
     });
   });
 
@@ -94,6 +99,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PROVIDER_URL: 'http://id.example.com/some/path' })).toThrow(/PROVIDER_URL/);
     expect(() => loadConfig({ PORTAL_URL: 'javascript:alert(1)' })).toThrow(/PORTAL_URL/);
     expect(() => loadConfig({ PROVIDER_SEED_DEMO: 'maybe' })).toThrow(/PROVIDER_SEED_DEMO/);
+    expect(() => loadConfig({ PROVIDER_REQUIRE_VERIFIED_EMAIL: 'maybe' })).toThrow(
+      /PROVIDER_REQUIRE_VERIFIED_EMAIL/,
+    );
+    for (const value of ['-1', '2.5', 'three']) {
+      expect(() => loadConfig({ PROVIDER_BLOCK_AFTER_FAILURES: value })).toThrow(
+        /PROVIDER_BLOCK_AFTER_FAILURES/,
+      );
+    }
   });
 
   it('requires an admin client secret in production', () => {
@@ -123,7 +136,6 @@ describe('loadConfig', () => {
         url: 'https://login.example.com/api/cidaas-webhook/events',
         apiKey: DEV_WEBHOOK_API_KEY,
         apiKeyHeader: 'X-API-Key',
-        loginWaitMs: 2000,
       },
       mail: { smtpUrl: 'smtp://localhost:1025', from: '"Concierge" <no-reply@concierge.test>' },
     });
@@ -152,6 +164,7 @@ describe('loadConfig', () => {
         token_endpoint_auth_method: 'none',
         grant_types: ['authorization_code', 'refresh_token'],
         redirect_uris: ['https://acme.example.com/callback'],
+        hosted_page_url: 'https://login.example.com/login?subdomain=acme',
         subdomain: 'acme',
         required_roles: ['tenant'],
       },
@@ -168,10 +181,12 @@ describe('loadConfig', () => {
       'property-portal-demo',
     ]);
     expect(config.clients.find((client) => client.client_id === 'acme-portal')).toMatchObject({
+      hosted_page_url: 'https://login.example.com/login?subdomain=acme',
       subdomain: 'acme',
       required_roles: ['tenant'],
-      registration_enabled: false,
     });
+    const replaced = config.clients.find((client) => client.client_id === 'property-portal-demo');
+    expect(replaced?.hosted_page_url).toBeUndefined();
   });
 
   it('stops on a bad clients file with the field named', () => {
@@ -189,5 +204,28 @@ describe('loadConfig', () => {
       { client_id: 'x', token_endpoint_auth_method: 'none', redirect_uris: ['https://x.example.com/cb'] },
     ]);
     expect(() => loadConfig({ PROVIDER_CLIENTS_FILE: twice })).toThrow(/twice/);
+    const badPage = clientsFile([
+      {
+        client_id: 'x',
+        token_endpoint_auth_method: 'none',
+        redirect_uris: ['https://x.example.com/cb'],
+        hosted_page_url: 'javascript:alert(1)',
+      },
+    ]);
+    expect(() => loadConfig({ PROVIDER_CLIENTS_FILE: badPage })).toThrow(/hosted_page_url/);
+  });
+
+  it('refuses the registration flags, which cidaas clients do not have', () => {
+    for (const flag of ['registration_enabled', 'invite_enabled']) {
+      const file = clientsFile([
+        {
+          client_id: 'x',
+          token_endpoint_auth_method: 'none',
+          redirect_uris: ['https://x.example.com/cb'],
+          [flag]: true,
+        },
+      ]);
+      expect(() => loadConfig({ PROVIDER_CLIENTS_FILE: file })).toThrow(new RegExp(flag));
+    }
   });
 });

@@ -28,8 +28,9 @@ const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'
 const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
 
 /**
- * One relying party: standard OIDC client metadata plus ours (subdomain, registration_enabled,
- * invite_enabled, required_roles), which oidc-provider never sees (see oidc/clients.ts).
+ * One relying party: standard OIDC client metadata plus ours (hosted_page_url, subdomain,
+ * required_roles, brand_color), which oidc-provider never sees (see oidc/clients.ts). The
+ * registration flags are not here: cidaas has none, the server's tenant registry carries them.
  */
 export const clientSchema = z
   .strictObject({
@@ -45,9 +46,14 @@ export const clientSchema = z
     grant_types: z.array(z.enum(GRANT_TYPES)).min(1).default(['authorization_code']),
     token_endpoint_auth_method: z.enum(AUTH_METHODS).default('client_secret_basic'),
     scope: z.string().min(1).optional(),
+    /**
+     * The client's hosted login page, as configured per client at cidaas: sign-in requests without
+     * a session and failed logins go back here, with cidaas's parameters added to its own query.
+     * Default `${PORTAL_URL}/login` (portal-urls.ts hostedPageUrlOf).
+     */
+    hosted_page_url: httpUrl.optional(),
+    /** Only brands the e-mails sent for this client; never added to a hosted page URL. */
     subdomain: subdomainSchema.optional(),
-    registration_enabled: z.boolean().default(false),
-    invite_enabled: z.boolean().default(false),
     required_roles: z.array(z.string().min(1)).default([]),
     /** The tenant's brand colour, used for the button in the e-mails sent for this client. */
     brand_color: z
@@ -111,7 +117,8 @@ const envSchema = z.object({
     .string()
     .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be an HTTP header name')
     .default('X-API-Key'),
-  PROVIDER_WEBHOOK_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(2000),
+  PROVIDER_REQUIRE_VERIFIED_EMAIL: booleanFlag.default(true),
+  PROVIDER_BLOCK_AFTER_FAILURES: z.coerce.number().int().min(0).max(1000).default(0),
   SMTP_URL: z
     .url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' })
     .default('smtp://localhost:1025'),
@@ -132,12 +139,22 @@ export interface ProviderConfig {
   database: DatabaseLocation;
   isDemoSeedEnabled: boolean;
   clients: ClientConfig[];
+  signIn: {
+    /**
+     * cidaas's verification pre-check (a tenant setting there): a user whose e-mail is not verified
+     * gets email_not_verified after the right password instead of a session.
+     */
+    isVerifiedEmailRequired: boolean;
+    /**
+     * cidaas's brute-force protection: the N-th wrong password in a row sets BLOCKED. 0 = off, as at a
+     * tenant without it; wrong passwords are still counted, and the server locks through the admin API.
+     */
+    blockAfterFailures: number;
+  };
   webhook: {
     url: string;
     apiKey: string;
     apiKeyHeader: string;
-    /** How long a login answer waits for its own events to reach the server (provider-protocol.md). */
-    loginWaitMs: number;
   };
   mail: { smtpUrl: string; from: string };
 }
@@ -179,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ProviderConfig
     clientSecret: vars.PROVIDER_ADMIN_CLIENT_SECRET ?? DEV_ADMIN_CLIENT_SECRET,
   };
   const defaults = defaultClients({
+    portalUrl: vars.PORTAL_URL,
     propertyPortalUrl: vars.PROPERTY_PORTAL_URL,
     propertyPortalClientId: vars.PROPERTY_PORTAL_CLIENT_ID,
     adminClient,
@@ -196,24 +214,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ProviderConfig
     database: databaseLocationFromEnv(path.join(vars.DATA_DIR, 'provider'), env),
     isDemoSeedEnabled: vars.PROVIDER_SEED_DEMO,
     clients: mergeClients(defaults, extra),
+    signIn: {
+      isVerifiedEmailRequired: vars.PROVIDER_REQUIRE_VERIFIED_EMAIL,
+      blockAfterFailures: vars.PROVIDER_BLOCK_AFTER_FAILURES,
+    },
     webhook: {
       url: vars.PROVIDER_WEBHOOK_URL ?? `${vars.PORTAL_URL}/api/cidaas-webhook/events`,
       apiKey: vars.PROVIDER_WEBHOOK_API_KEY ?? DEV_WEBHOOK_API_KEY,
       apiKeyHeader: vars.PROVIDER_WEBHOOK_API_KEY_HEADER,
-      loginWaitMs: vars.PROVIDER_WEBHOOK_WAIT_MS,
     },
     mail: { smtpUrl: vars.SMTP_URL, from: vars.PROVIDER_MAIL_FROM },
   };
 }
 
 interface DefaultClientOptions {
+  portalUrl: string;
   propertyPortalUrl: string;
   propertyPortalClientId: string;
   adminClient: { clientId: string; clientSecret: string };
 }
 
 export function defaultClients(options: DefaultClientOptions): ClientConfig[] {
-  const { propertyPortalUrl, propertyPortalClientId, adminClient } = options;
+  const { portalUrl, propertyPortalUrl, propertyPortalClientId, adminClient } = options;
   return [
     clientSchema.parse({
       client_id: propertyPortalClientId,
@@ -228,9 +250,9 @@ export function defaultClients(options: DefaultClientOptions): ClientConfig[] {
         `${propertyPortalUrl}/popup-callback`,
       ],
       post_logout_redirect_uris: [`${propertyPortalUrl}/`],
+      // Registered as an operator registers a tenant's client (provider-protocol.md, "Hosted-page sign-in").
+      hosted_page_url: `${portalUrl}/login?subdomain=demo`,
       subdomain: 'demo',
-      registration_enabled: true,
-      invite_enabled: true,
       required_roles: [],
     }),
     clientSchema.parse({

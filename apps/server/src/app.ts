@@ -21,6 +21,7 @@ import { healthRoutes } from './routes/health';
 import { portalPageRoutes, renderPortalPage } from './routes/portal-pages';
 import { runtimeConfigRoute } from './routes/runtime-config';
 import type { PortalBuild } from './ssr/portal-bundle';
+import { SignInRequests } from './tenants/sign-in-requests';
 import type { TenantRegistry } from './tenants/tenant-registry';
 
 export interface ServerDependencies {
@@ -48,13 +49,23 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
   });
   installErrorHandler(app);
   await securityHeaders(app, config, deps.registry.portalOrigins());
-  const pages = { build: deps.portal, runtime: config.runtime, registry: deps.registry };
+  const pages = {
+    build: deps.portal,
+    runtime: config.runtime,
+    registry: deps.registry,
+    signInRequests: new SignInRequests(deps.db),
+  };
 
   await app.register(healthRoutes, { db: deps.db });
   await app.register(runtimeConfigRoute, { runtime: config.runtime });
   await app.register(portalPageRoutes, pages);
   await app.register(brandRoutes, { registry: deps.registry, fallbackEnvironment: config.runtime.env });
-  await app.register(providerEventRoutes, { db: deps.db, registry: deps.registry, webhook: config.webhook });
+  await app.register(providerEventRoutes, {
+    db: deps.db,
+    registry: deps.registry,
+    provider: deps.provider,
+    webhook: config.webhook,
+  });
   await app.register(failedLoginCounterRoute, {
     db: deps.db,
     registry: deps.registry,

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { applyPendingAccountLocks } from './failed-logins/account-locks';
 import type { MailTransport } from './mail/mail-transport';
 import { MailOutboxWorker } from './outbox/outbox-worker';
 import {
@@ -11,7 +12,10 @@ import {
 const OUTBOX_INTERVAL_MS = 2000;
 const RECONCILE_INTERVAL_MS = 30_000;
 
-/** The server's work that no request waits for: sending the outbox and settling pending registrations. */
+/**
+ * The server's work that no request waits for: sending the outbox, settling pending registrations
+ * and applying account locks whose first try failed.
+ */
 export interface BackgroundJobs {
   outbox: MailOutboxWorker;
   reconcile(olderThanSeconds?: number): Promise<ReconcileResult>;
@@ -48,6 +52,10 @@ export function createBackgroundJobs(
       outbox.start(OUTBOX_INTERVAL_MS);
       timer = setInterval(() => {
         reconcile().catch((error: unknown) => log.warn({ err: error }, 'reconciling registrations failed'));
+        // A lock whose provider call failed when it was asked for (failed-logins/account-locks.ts).
+        applyPendingAccountLocks({ db: deps.db, provider: deps.provider, log }).catch((error: unknown) =>
+          log.warn({ err: error }, 'applying account locks failed'),
+        );
       }, RECONCILE_INTERVAL_MS);
       timer.unref();
     },

@@ -12,7 +12,6 @@ export const resetPasswordInitiateBodySchema = z.object({
   resetMedium: z.literal('email'),
   acceptLanguage: z.string().max(200).optional(),
 });
-export type ResetPasswordInitiateBody = z.input<typeof resetPasswordInitiateBodySchema>;
 
 /** The answer's data, the same for known and unknown e-mails. */
 export const resetPasswordInitiatedSchema = z.object({
@@ -27,14 +26,6 @@ export const resetPasswordAcceptBodySchema = z.object({
   password: z.string().min(1).max(1024),
   confirmPassword: z.string().min(1).max(1024),
 });
-export type ResetPasswordAcceptBody = z.input<typeof resetPasswordAcceptBodySchema>;
 
 /** The answer's data (cidaas spells it "reseted"). */
 export const resetPasswordAcceptedSchema = z.object({ reseted: z.boolean() });
-
-/** Error codes of the accept call that the server maps to the portal's messages. */
-export const RESET_ACCEPT_ERROR_CODES = [
-  'invalid_reset_request',
-  'password_mismatch',
-  'password_too_weak',
-] as const;

@@ -44,7 +44,10 @@ export const PASSWORD_RESET_INIT_ERROR_CODES = ['missing_request_id', 'too_many_
 export const PASSWORD_RESET_SET_ERROR_CODES = [
   'missing_url_query_param',
   'could_not_unlock_user',
-  // ours: a used or expired link, and the rate limit
+  // ours: a used or expired link (cidaas 10002), the passwords differ (10009) or break the provider's
+  // rules, and the rate limit
   'link_invalid',
+  'password_mismatch',
+  'password_too_weak',
   'too_many_requests',
 ] as const;

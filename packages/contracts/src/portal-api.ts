@@ -48,6 +48,8 @@ export const passwordResetInitiateBodySchema = z.object({
   email: emailSchema,
   processingType: z.literal('LINK'),
   resetMedium: z.literal('email'),
+  /** The page's tenant: when the request id has expired, a fresh one comes from its client. */
+  subdomain: z.string().max(63).optional(),
 });
 export type PasswordResetInitiateBody = z.input<typeof passwordResetInitiateBodySchema>;
 
@@ -70,5 +72,10 @@ export interface PasswordResetSetNewAnswer {
 export const failedLoginCounterQuerySchema = z.object({
   subdomain: z.string().min(1).max(63),
   email: z.string().trim().min(1).max(EMAIL_MAX_LENGTH),
+  /**
+   * The count the page saw before its sign-in attempt: the answer waits (a few seconds at most) for
+   * the provider's event of that attempt, which may arrive after the redirect back.
+   */
+  after: z.coerce.number().int().min(0).max(1000).optional(),
 });
 export type FailedLoginCounterAnswer = [{ counter: number }];

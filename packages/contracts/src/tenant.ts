@@ -35,6 +35,13 @@ export interface TenantFlags {
   hideRegisterLoginLink: boolean;
   skipFreshRequestIdRedirect: boolean;
   useSpecialLogo: boolean;
+  /**
+   * spec §4: registration open to everybody with a code, and to invited people. cidaas's client info
+   * carries neither flag (cidaas-facts.md, "Public info"), so the registry does; a provider whose
+   * client info has them wins.
+   */
+  registrationEnabled: boolean;
+  inviteEnabled: boolean;
 }
 
 /** The tenant a page is rendered for: from the registry, never from the query string alone. */

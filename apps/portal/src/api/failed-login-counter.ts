@@ -6,9 +6,12 @@ export async function fetchFailedLoginCounter(
   restApiBaseUrl: string,
   subdomain: string,
   email: string,
+  /** The count before the attempt: the server waits a moment for the attempt's event. */
+  after?: number,
 ): Promise<number | null> {
   try {
     const query = new URLSearchParams({ subdomain, email });
+    if (after !== undefined) query.set('after', String(after));
     const response = await fetch(`${restApiBaseUrl}/user-login-failed-counter?${query}`, {
       headers: { accept: 'application/json' },
       signal: AbortSignal.timeout(10_000),

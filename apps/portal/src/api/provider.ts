@@ -25,6 +25,8 @@ export async function checkUserExistence(
         signal: AbortSignal.timeout(TIMEOUT_MS),
       },
     );
+    // "No such user" as cidaas and others say it: 204, 404, or code 10301 (provider-protocol.md).
+    if (response.status === 204 || response.status === 404) return { kind: 'unknown' };
     const body = (await response.json().catch(() => null)) as Record<string, unknown> | false | null;
     if (body === false) return { kind: 'unknown' };
     if (!body || typeof body !== 'object') return { kind: 'failed' };
@@ -49,11 +51,13 @@ function onProviderOrigin(baseUrl: string, url: string): UserExistence {
   }
 }
 
-/** spec §3: client info — what the login page needs of it. */
+/**
+ * spec §3: client info — what the login page needs of it. cidaas's answer has no registration flags
+ * (cidaas-facts.md, "Public info"): undefined then, and the tenant registry's flags apply.
+ */
 export interface ClientInfo {
-  registration_enabled: boolean;
-  invite_enabled: boolean;
-  client_id?: string;
+  registration_enabled?: boolean;
+  invite_enabled?: boolean;
   client_name?: string;
 }
 
@@ -77,10 +81,10 @@ export async function fetchClientInfo(baseUrl: string, requestId: string): Promi
   const body = await providerJson(`${baseUrl}/public-srv/public/${encodeURIComponent(requestId)}`);
   const data = body?.success === true ? (body.data as Record<string, unknown> | undefined) : undefined;
   if (!data) return null;
+  const flag = (value: unknown) => (typeof value === 'boolean' ? value : undefined);
   return {
-    registration_enabled: data.registration_enabled === true,
-    invite_enabled: data.invite_enabled === true,
-    client_id: typeof data.client_id === 'string' ? data.client_id : undefined,
+    registration_enabled: flag(data.registration_enabled),
+    invite_enabled: flag(data.invite_enabled),
     client_name: typeof data.client_name === 'string' ? data.client_name : undefined,
   };
 }

@@ -1,3 +1,4 @@
+import type { TenantFlags } from '@concierge/contracts';
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import {
@@ -170,8 +171,16 @@ export function useRequestContext(): RequestContextValue {
   return useContext(RequestContext);
 }
 
-/** spec §4: registration is enabled by client info, or by invite_enabled with an invite id. */
-export function isRegistrationEnabled(clientInfo: ClientInfo | null, inviteId: string | null): boolean {
-  if (!clientInfo) return false;
-  return clientInfo.registration_enabled || (clientInfo.invite_enabled && Boolean(inviteId));
+/**
+ * spec §4: registration is enabled by client info, or by invite_enabled with an invite id. A flag the
+ * provider's client info does not carry (cidaas carries neither) comes from the tenant registry.
+ */
+export function isRegistrationEnabled(
+  clientInfo: ClientInfo | null,
+  tenantFlags: Pick<TenantFlags, 'registrationEnabled' | 'inviteEnabled'>,
+  inviteId: string | null,
+): boolean {
+  const registrationEnabled = clientInfo?.registration_enabled ?? tenantFlags.registrationEnabled;
+  const inviteEnabled = clientInfo?.invite_enabled ?? tenantFlags.inviteEnabled;
+  return registrationEnabled || (inviteEnabled && Boolean(inviteId));
 }

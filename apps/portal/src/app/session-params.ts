@@ -31,3 +31,25 @@ export function cachedJson<T>(key: string): T | null {
 export function cacheJson(key: string, value: unknown): void {
   storage()?.setItem(CLIENT_INFO_PREFIX + key, JSON.stringify(value));
 }
+
+const COUNTER_BEFORE_ATTEMPT_KEY = 'concierge.counterBeforeAttempt';
+
+/**
+ * The failed-login count just before a sign-in attempt. The provider redirects back at once, while
+ * its event of the attempt may come seconds later: with this count the server can wait for it.
+ */
+export function rememberCounterBeforeAttempt(email: string, counter: number): void {
+  storage()?.setItem(COUNTER_BEFORE_ATTEMPT_KEY, JSON.stringify({ email, counter }));
+}
+
+export function counterBeforeAttempt(email: string): number | undefined {
+  try {
+    const saved = JSON.parse(storage()?.getItem(COUNTER_BEFORE_ATTEMPT_KEY) ?? 'null') as {
+      email?: unknown;
+      counter?: unknown;
+    } | null;
+    return saved?.email === email && typeof saved.counter === 'number' ? saved.counter : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,6 +1,7 @@
 import type { LoginErrorCode } from '@concierge/contracts';
 import { useEffect, useState } from 'react';
 import { fetchFailedLoginCounter } from '../api/failed-login-counter';
+import { counterBeforeAttempt } from '../app/session-params';
 import { useRuntimeConfig } from '../config/runtime-config';
 import { useTenant } from '../config/tenant';
 
@@ -14,7 +15,8 @@ export function messageForCounter(counter: number | null): LoginErrorCode {
 
 /**
  * The login error to show: the `error` code as it came, refined for a wrong password by the
- * failed-login counter (spec §2). Until the counter answers, the plain wrong-password message stands.
+ * failed-login counter (spec §2). Until the counter answers, the plain wrong-password message stands;
+ * when the page knows the count before the attempt, the answer reflects the attempt's own failure.
  */
 export function useFailedLoginMessage(error: LoginErrorCode | null, email: string): LoginErrorCode | null {
   const { restApiBaseUrl } = useRuntimeConfig();
@@ -25,7 +27,8 @@ export function useFailedLoginMessage(error: LoginErrorCode | null, email: strin
   useEffect(() => {
     if (!needsCounter) return;
     let isCurrent = true;
-    void fetchFailedLoginCounter(restApiBaseUrl, subdomain, email).then((counter) => {
+    const after = counterBeforeAttempt(email);
+    void fetchFailedLoginCounter(restApiBaseUrl, subdomain, email, after).then((counter) => {
       if (isCurrent) setRefined(messageForCounter(counter));
     });
     return () => {

@@ -15,7 +15,13 @@ export const testTenant: PortalTenant = {
   portalUrl: 'http://customer.test',
   clientId: 'property-portal-demo',
   loginRedirectUri: 'http://customer.test/callback',
-  flags: { hideRegisterLoginLink: false, skipFreshRequestIdRedirect: false, useSpecialLogo: false },
+  flags: {
+    hideRegisterLoginLink: false,
+    skipFreshRequestIdRedirect: false,
+    useSpecialLogo: false,
+    registrationEnabled: true,
+    inviteEnabled: true,
+  },
   design: {
     subdomain: 'demo',
     displayName: 'Demo Immobilien AG',

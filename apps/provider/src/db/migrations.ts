@@ -120,4 +120,27 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0007_email_verified_and_blocked': {
+    async up(db) {
+      // Users made before this migration could only sign in once activated: their e-mail counts as
+      // verified. No default afterwards, so that every insert says what it knows.
+      await db.schema
+        .alterTable('users')
+        .addColumn('email_verified', 'boolean', (column) => column.notNull().defaultTo(true))
+        .execute();
+      await db.schema
+        .alterTable('users')
+        .alterColumn('email_verified', (column) => column.dropDefault())
+        .execute();
+      // The unnamed column check of 0001 is called users_status_check by PostgreSQL.
+      await db.schema.alterTable('users').dropConstraint('users_status_check').execute();
+      await db.schema
+        .alterTable('users')
+        .addCheckConstraint(
+          'users_status_check',
+          sql`status in ('PENDING', 'VERIFIED', 'DECLINED', 'BLOCKED')`,
+        )
+        .execute();
+    },
+  },
 };

@@ -1,7 +1,11 @@
 import type { Database } from '@concierge/database';
 import type { ColumnType, Kysely } from 'kysely';
 
-export const USER_STATUSES = ['PENDING', 'VERIFIED', 'DECLINED'] as const;
+/**
+ * cidaas's user statuses (cidaas-facts.md, "Users"): self-registered users are VERIFIED at once;
+ * DECLINED is set by an administrator (Concierge's own lock), BLOCKED by the brute-force protection.
+ */
+export const USER_STATUSES = ['PENDING', 'VERIFIED', 'DECLINED', 'BLOCKED'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -13,12 +17,14 @@ export interface UsersTable {
   email: string;
   password_hash: string;
   status: UserStatus;
+  /** Separate from the status, as at cidaas: a VERIFIED user may still have an unverified e-mail. */
+  email_verified: boolean;
   given_name: string | null;
   family_name: string | null;
   locale: string | null;
   mobile_number: string | null;
   roles: ColumnType<string[], string | undefined, string>;
-  /** Wrong passwords since the last success or unlock; the third one locks (spec §4, §9). */
+  /** Wrong passwords since the last success or unlock; may block (config PROVIDER_BLOCK_AFTER_FAILURES). */
   failed_login_attempts: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
   updated_at: Timestamp;

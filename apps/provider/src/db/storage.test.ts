@@ -1,4 +1,4 @@
-import { type Database, openTestDatabase } from '@concierge/database';
+import { type Database, openTestDatabase, sql } from '@concierge/database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseAdapter, deleteExpiredPayloads } from '../oidc/adapter';
 import { loadOrCreateKeys } from '../oidc/keys';
@@ -83,6 +83,7 @@ describe('provider storage', () => {
       const demo = await findUserByEmail(database.db, DEMO_USER.email);
       expect(demo).toMatchObject({
         status: 'VERIFIED',
+        email_verified: true,
         given_name: 'Demo',
         family_name: 'Mieter',
         locale: 'de',
@@ -106,5 +107,43 @@ describe('provider storage', () => {
         await findUserByCredentials(database.db, 'nobody@example.com', DEMO_USER.password),
       ).toBeUndefined();
     });
+  });
+});
+
+describe('migration 0007: e-mail verification and BLOCKED', () => {
+  const LATEST = '0007_email_verified_and_blocked';
+  let database: Database<ProviderTables>;
+  beforeAll(async () => {
+    const { [LATEST]: _latest, ...before } = migrations;
+    database = await openTestDatabase<ProviderTables>('provider', before);
+    await sql`insert into users (sub, email, password_hash, status) values ('old-1', 'old@example.com', 'x', 'VERIFIED')`.execute(
+      database.db,
+    );
+    await migrations[LATEST]?.up(database.db);
+  });
+  afterAll(() => database.close());
+
+  it('counts the e-mails of existing users as verified', async () => {
+    expect(await findUserByEmail(database.db, 'old@example.com')).toMatchObject({
+      status: 'VERIFIED',
+      email_verified: true,
+    });
+  });
+
+  it('takes BLOCKED as a status and still refuses unknown ones', async () => {
+    const insert = (sub: string, status: string) =>
+      sql`insert into users (sub, email, password_hash, status, email_verified) values (${sub}, ${`${sub}@example.com`}, 'x', ${status}, false)`.execute(
+        database.db,
+      );
+    await insert('blocked-1', 'BLOCKED');
+    await expect(insert('active-1', 'ACTIVE')).rejects.toThrow(/users_status_check/);
+  });
+
+  it('has no default for email_verified, so every insert states it', async () => {
+    await expect(
+      sql`insert into users (sub, email, password_hash, status) values ('new-1', 'new@example.com', 'x', 'VERIFIED')`.execute(
+        database.db,
+      ),
+    ).rejects.toThrow(/email_verified/);
   });
 });

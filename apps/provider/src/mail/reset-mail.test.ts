@@ -22,7 +22,7 @@ describe('reset e-mail', () => {
     to: 'anna@example.com',
     language: 'de' as const,
     tenantName: 'Müller & <Söhne> "AG"',
-    link: 'http://portal.test/password-set?exchangeid=a&rprq=b&email=anna%40example.com',
+    link: 'http://portal.test/password-set?exchangeId=a&rprq=b&email=anna%40example.com',
     minutes: 30,
   };
 
@@ -50,7 +50,7 @@ describe('reset e-mail', () => {
     expect(mail.html).toContain('Müller &#38; &#60;Söhne&#62; &#34;AG&#34;');
     expect(mail.html).not.toContain('<Söhne>');
     expect(mail.html).toContain(
-      'href="http://portal.test/password-set?exchangeid=a&#38;rprq=b&#38;email=anna%40example.com"',
+      'href="http://portal.test/password-set?exchangeId=a&#38;rprq=b&#38;email=anna%40example.com"',
     );
     expect(mail.text).toContain(`${input.link}\n`);
     expect(mail.text).toContain('Der Link ist 30 Minuten gültig.');

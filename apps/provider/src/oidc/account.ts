@@ -1,4 +1,5 @@
 import type { Account, AccountClaims, FindAccount } from 'oidc-provider';
+import type { ProviderConfig } from '../config';
 import type { ProviderDb } from '../db/schema';
 import { findUserBySub, type User } from '../users/users';
 
@@ -7,13 +8,15 @@ export interface ConciergeAccount extends Account {
 }
 
 /**
- * Only VERIFIED users are accounts: a user set back to PENDING or DECLINED loses userinfo and refresh
- * at once, and an existing session is sent back to the login page (oidc/policy.ts).
+ * Only users who could sign in now are accounts: VERIFIED, with a verified e-mail when that is
+ * required. A user set to PENDING, DECLINED or BLOCKED loses userinfo and refresh at once, and an
+ * existing session is sent back to the login page (oidc/policy.ts).
  */
-export function createFindAccount(db: ProviderDb): FindAccount {
+export function createFindAccount(db: ProviderDb, rules: ProviderConfig['signIn']): FindAccount {
   return async (_ctx, sub) => {
     const user = await findUserBySub(db, sub);
-    return user?.status === 'VERIFIED' ? toAccount(user) : undefined;
+    if (user?.status !== 'VERIFIED') return undefined;
+    return user.email_verified || !rules.isVerifiedEmailRequired ? toAccount(user) : undefined;
   };
 }
 
@@ -26,7 +29,7 @@ export function toAccount(user: User): ConciergeAccount {
       withoutNulls({
         sub: user.sub,
         email: user.email,
-        email_verified: user.status === 'VERIFIED',
+        email_verified: user.email_verified,
         given_name: user.given_name,
         family_name: user.family_name,
         locale: user.locale,

@@ -1,7 +1,7 @@
 import type { ClientMetadata } from 'oidc-provider';
 import type { ClientConfig } from '../config';
 
-/** Our client metadata by client_id: subdomain, registration flags, required roles, brand colour, display fields. */
+/** Our client metadata by client_id: hosted page, subdomain, required roles, brand colour, display fields. */
 export type ClientDirectory = ReadonlyMap<string, ClientConfig>;
 
 export function createClientDirectory(clients: readonly ClientConfig[]): ClientDirectory {
@@ -11,9 +11,8 @@ export function createClientDirectory(clients: readonly ClientConfig[]): ClientD
 /** What oidc-provider gets: the standard metadata only; ours stays in the directory. */
 export function toOidcClientMetadata(client: ClientConfig): ClientMetadata {
   const {
+    hosted_page_url: _hostedPageUrl,
     subdomain: _subdomain,
-    registration_enabled: _registrationEnabled,
-    invite_enabled: _inviteEnabled,
     required_roles: _requiredRoles,
     brand_color: _brandColor,
     ...standard

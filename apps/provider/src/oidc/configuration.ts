@@ -81,7 +81,7 @@ export function createOidcConfiguration({ config, db, keys, clients }: OidcDepen
     // Refresh tokens for every client allowed the grant, without asking for offline_access (the
     // product's default scope does not contain it; oidc-client-ts renews silently with them).
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    findAccount: createFindAccount(db),
+    findAccount: createFindAccount(db, config.signIn),
     clientBasedCORS: (_ctx, origin, client) => {
       const settings = clients.get(client.clientId);
       return settings !== undefined && clientOrigins(settings).has(origin);

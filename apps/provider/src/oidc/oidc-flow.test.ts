@@ -22,10 +22,19 @@ function decodeJwtPayload(jwt: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8'));
 }
 
+// A client registered without a hosted page URL: its subdomain only brands e-mails.
+const PLAIN_CLIENT = {
+  client_id: 'plain-portal',
+  token_endpoint_auth_method: 'none',
+  grant_types: ['authorization_code'],
+  redirect_uris: [`${RP_URL}/plain-callback`],
+  subdomain: 'plain',
+};
+
 describe('OIDC endpoints of the embedded provider', () => {
   let harness: ProviderHarness;
   beforeAll(async () => {
-    harness = await startProvider();
+    harness = await startProvider([PLAIN_CLIENT]);
   });
   afterAll(() => harness.close());
 
@@ -54,11 +63,24 @@ describe('OIDC endpoints of the embedded provider', () => {
     expect(jwks.keys[0]?.d).toBeUndefined();
   });
 
-  it('sends an authorization request without a session to the portal login page', async () => {
+  it("sends an authorization request without a session to the client's hosted page, as cidaas does", async () => {
     const { requestId, loginUrl } = await startAuthorization(harness, new TestBrowser(), createPkce());
     expect(`${loginUrl.origin}${loginUrl.pathname}`).toBe(`${PORTAL_URL}/login`);
-    expect(loginUrl.searchParams.get('subdomain')).toBe('demo');
+    // The configured URL's own query first, then cidaas's parameters with an empty lang.
+    expect(loginUrl.search).toBe(
+      `?subdomain=demo&groupname=default&lang=&view_type=login&requestId=${requestId}`,
+    );
     expect(requestId.length).toBeGreaterThan(10);
+  });
+
+  it('never adds a subdomain that the hosted page URL does not carry', async () => {
+    const { requestId, loginUrl } = await startAuthorization(harness, new TestBrowser(), createPkce(), {
+      client_id: PLAIN_CLIENT.client_id,
+      redirect_uri: `${RP_URL}/plain-callback`,
+    });
+    expect(loginUrl.href).toBe(
+      `${PORTAL_URL}/login?groupname=default&lang=&view_type=login&requestId=${requestId}`,
+    );
   });
 
   it('refuses an authorization request without PKCE', async () => {

@@ -1,5 +1,5 @@
 import { type Interaction, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
-import { portalLoginUrl } from '../portal-urls';
+import { hostedPageLocation, hostedPageUrlOf } from '../portal-urls';
 import { hasRequiredRoles } from '../users/users';
 import { rolesOf } from './account';
 import type { ClientDirectory } from './clients';
@@ -33,16 +33,19 @@ export function createInteractionPolicy(clients: ClientDirectory): interactionPo
   return policy;
 }
 
-/** interactions.url: the portal's hosted login page for this request (provider-protocol.md). */
+/**
+ * interactions.url: the client's hosted page with `groupname=default&lang=&view_type=login&requestId=…`
+ * (provider-protocol.md, "Hosted-page sign-in"). Nothing else is added: a subdomain arrives only when
+ * the configured URL carries it, as at cidaas.
+ */
 export function createInteractionUrl(portalUrl: string, clients: ClientDirectory) {
   return (_ctx: KoaContextWithOIDC, interaction: Interaction): string => {
     const clientId = interaction.params.client_id;
-    const subdomain = typeof clientId === 'string' ? clients.get(clientId)?.subdomain : undefined;
+    const client = typeof clientId === 'string' ? clients.get(clientId) : undefined;
     const isRoleProblem = interaction.prompt.reasons.includes(REQUIRED_ROLES_MISSING);
-    return portalLoginUrl(portalUrl, {
-      requestId: interaction.uid,
-      subdomain,
+    return hostedPageLocation(hostedPageUrlOf(client, portalUrl), {
       ...(isRoleProblem ? { error: 'access_denied' } : {}),
+      requestId: interaction.uid,
     });
   };
 }

@@ -50,20 +50,12 @@ export class OutboxRelay<P> {
   }
 
   /**
-   * Delivers messages this process has just written, in the given order. Resolves when they are
-   * through or after waitMs, whichever comes first; what is not through by then carries on (and is
-   * retried) in the background. Never rejects.
+   * Delivers messages this process has just written, in the given order; what fails is retried in the
+   * background. Resolves when all are attempted; never rejects, so callers may leave it running.
    */
-  async deliver(ids: readonly string[], waitMs = Number.POSITIVE_INFINITY): Promise<void> {
+  async deliver(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    const work = this.#track(this.#deliverInOrder(ids));
-    if (!Number.isFinite(waitMs)) return work;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, waitMs);
-    });
-    await Promise.race([work, timeout]);
-    clearTimeout(timer);
+    return this.#track(this.#deliverInOrder(ids));
   }
 
   start(): void {

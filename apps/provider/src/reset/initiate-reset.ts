@@ -15,7 +15,7 @@ export interface InitiateResetInput {
 
 export interface InitiateResetContext {
   portalUrl: string;
-  /** The client of the requestId's interaction, when it is still known. */
+  /** The client of the requestId's interaction; undefined when its client is no longer configured. */
   client?: ClientConfig;
   /** The name to show when the client is not known. */
   fallbackTenantName: string;
@@ -76,7 +76,8 @@ export async function initiatePasswordReset(
       tenantName: client?.client_name ?? context.fallbackTenantName,
       brandColor: client?.brand_color,
       link: resetLink(context.portalUrl, {
-        exchangeid: ids.exchangeId,
+        // cidaas's hosted-page example spells it exchangeId (provider-protocol.md, "The reset link").
+        exchangeId: ids.exchangeId,
         rprq: ids.rprq,
         requestId: input.requestId,
         subdomain: client?.subdomain,
@@ -96,7 +97,7 @@ export function mailLanguage(userLocale: string | null, acceptLanguage: string |
   return base && isLanguage(base) ? base : pickLanguage(acceptLanguage);
 }
 
-/** `{portal}/password-set?exchangeid&rprq&requestId&subdomain&email` (provider-protocol.md). */
+/** `{portal}/password-set?exchangeId&rprq&requestId&subdomain&email` (provider-protocol.md). */
 export function resetLink(portalUrl: string, params: Record<string, string | undefined>): string {
   const url = new URL(`${portalUrl}/password-set`);
   for (const [key, value] of Object.entries(params)) if (value) url.searchParams.set(key, value);

@@ -1,6 +1,6 @@
-import { failure } from '@concierge/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import { refuse } from './envelope-errors';
 
 /**
  * The admin API takes a bearer access token that oidc-provider issued to the admin client with
@@ -15,16 +15,13 @@ export function requireAdminToken(provider: Provider, adminClientId: string) {
     const credentials = token ? await findClientCredentials(provider, token) : undefined;
     if (credentials?.clientId === adminClientId) return;
     reply.header('WWW-Authenticate', 'Bearer error="invalid_token"');
-    return reply
-      .code(401)
-      .send(
-        failure(
-          401,
-          'unauthorized',
-          'a valid access token of the admin client is required',
-          'AuthorizationException',
-        ),
-      );
+    return refuse(
+      reply,
+      401,
+      401,
+      'a valid access token of the admin client is required',
+      'AuthorizationException',
+    );
   };
 }
 

@@ -4,14 +4,33 @@ import {
   createPkce,
   type ProviderHarness,
   postLogin,
+  RP_CLIENT_ID,
+  RP_REDIRECT_URI,
   RP_URL,
   startAuthorization,
   startProvider,
 } from '../test-support/provider-harness';
 import { TestBrowser } from '../test-support/test-browser';
-import { DEMO_USER, findUserBySub } from '../users/users';
+import { createUser, DEMO_USER, findUserBySub } from '../users/users';
 
 const PASSWORD = 'Str0ng-Passw0rd!';
+const UNKNOWN_SUB = '00000000-0000-4000-8000-000000000000';
+
+/** cidaas's refusal envelope with the given status and integer code. */
+function refusal(status: number, code: number) {
+  return {
+    success: false,
+    status,
+    error: {
+      code,
+      moreInfo: '',
+      type: expect.any(String),
+      status,
+      referenceNumber: expect.stringMatching(/^\d+-[0-9a-f]+$/),
+      error: expect.any(String),
+    },
+  };
+}
 
 describe('admin API', () => {
   let harness: ProviderHarness;
@@ -22,19 +41,42 @@ describe('admin API', () => {
   });
   afterAll(() => harness.close());
 
-  function call(method: string, path: string, body: unknown, bearer: string | null = token) {
+  function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: { bearer?: string | null; headers?: Record<string, string> } = {},
+  ) {
+    const bearer = options.bearer === undefined ? token : options.bearer;
     return fetch(`${harness.baseUrl}${path}`, {
       method,
       headers: {
-        'content-type': 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+        ...options.headers,
       },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
   }
 
-  function register(email: string, extra: Record<string, unknown> = {}) {
-    return call('POST', '/users-srv/register', {
+  /** A fresh request id of the demo client, asked for the way the server asks (no Origin). */
+  async function freshRequestId(): Promise<string> {
+    const response = await fetch(`${harness.baseUrl}/authz-srv/authrequest/authz/generate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: RP_CLIENT_ID, redirect_uri: RP_REDIRECT_URI }),
+    });
+    return ((await response.json()) as { data: { requestId: string } }).data.requestId;
+  }
+
+  async function register(body: Record<string, unknown>, requestId?: string) {
+    return call('POST', '/users-srv/register', body, {
+      headers: { requestId: requestId ?? (await freshRequestId()) },
+    });
+  }
+
+  function registration(email: string, extra: Record<string, unknown> = {}) {
+    return {
       email,
       password: PASSWORD,
       password_echo: PASSWORD,
@@ -43,28 +85,36 @@ describe('admin API', () => {
       locale: 'fr',
       provider: 'self',
       ...extra,
-    });
+    };
   }
 
-  async function registeredUser(email: string): Promise<{ sub: string }> {
-    const body = (await (await register(email)).json()) as { data: { sub: string } };
-    return body.data;
+  async function registeredUser(email: string): Promise<string> {
+    const body = (await (await register(registration(email))).json()) as { data: { sub: string } };
+    return body.data.sub;
+  }
+
+  async function loginError(email: string, password: string): Promise<string | null> {
+    const browser = new TestBrowser();
+    const { requestId } = await startAuthorization(harness, browser, createPkce());
+    const login = await postLogin(harness, browser, { username: email, password, requestId });
+    const location = login.headers.get('location') ?? '';
+    return location.startsWith(harness.baseUrl) ? null : new URL(location).searchParams.get('error');
   }
 
   describe('without a valid admin token', () => {
     it.each([
       ['POST', '/users-srv/register'],
       ['POST', '/useractions-srv/userexistence'],
+      ['POST', '/users-srv/user/search'],
+      ['GET', `/users-srv/internal/userinfo/profile/${UNKNOWN_SUB}`],
       ['PATCH', '/user-srv/users/some-sub/status'],
+      ['PUT', '/users-srv/user/profile/some-sub'],
     ])('%s %s answers 401', async (method, path) => {
+      const body = method === 'GET' ? undefined : { email: 'x@example.com', status: 'VERIFIED' };
       for (const bearer of [null, 'not-a-token']) {
-        const response = await call(method, path, { email: 'x@example.com', status: 'VERIFIED' }, bearer);
+        const response = await call(method, path, body, { bearer });
         expect(response.status).toBe(401);
-        expect(await response.json()).toMatchObject({
-          success: false,
-          status: 401,
-          error: { code: 'unauthorized' },
-        });
+        expect(await response.json()).toEqual(refusal(401, 401));
       }
     });
 
@@ -86,8 +136,8 @@ describe('admin API', () => {
         body: JSON.stringify({
           grant_type: 'authorization_code',
           code: callback.searchParams.get('code'),
-          redirect_uri: `${RP_URL}/callback`,
-          client_id: 'property-portal-demo',
+          redirect_uri: RP_REDIRECT_URI,
+          client_id: RP_CLIENT_ID,
           code_verifier: pkce.verifier,
         }),
       });
@@ -96,102 +146,255 @@ describe('admin API', () => {
         'POST',
         '/useractions-srv/userexistence',
         { email: DEMO_USER.email },
-        userToken,
+        { bearer: userToken },
       );
       expect(response.status).toBe(401);
     });
   });
 
-  it('registers a PENDING user and finds it by e-mail', async () => {
-    const response = await register('New.Tenant@Example.com');
-    expect(response.status).toBe(200);
-    const body = (await response.json()) as { data: { sub: string } };
-    expect(body).toMatchObject({ success: true, status: 200, data: { userStatus: 'PENDING' } });
-    const user = await findUserBySub(harness.database.db, body.data.sub);
-    expect(user).toMatchObject({
-      email: 'new.tenant@example.com',
-      status: 'PENDING',
-      given_name: 'Anna',
-      locale: 'fr',
+  describe('POST /users-srv/register', () => {
+    it('registers a VERIFIED user with an unverified e-mail, answering as cidaas does', async () => {
+      const response = await register(registration('New.Tenant@Example.com', { unknown_field: 'dropped' }));
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { data: { sub: string } };
+      const { sub } = body.data;
+      expect(body).toEqual({
+        success: true,
+        status: 200,
+        data: {
+          sub: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          userStatus: 'VERIFIED',
+          email_verified: false,
+          q: `${sub.slice(0, 4)}****`,
+          suggested_action: '',
+          suggested_redirect_uri: '',
+          next_token: '',
+        },
+      });
+      const user = await findUserBySub(harness.database.db, sub);
+      expect(user).toMatchObject({
+        email: 'new.tenant@example.com',
+        status: 'VERIFIED',
+        email_verified: false,
+        given_name: 'Anna',
+        family_name: 'Muster',
+        locale: 'fr',
+      });
+      expect(user?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     });
-    expect(user?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
 
-    const existence = await call('POST', '/useractions-srv/userexistence', {
-      email: 'new.tenant@example.com',
+    it('refuses a missing, unknown or expired requestId header with 400 and 10001', async () => {
+      const body = registration('no-request@example.com');
+      const missing = await call('POST', '/users-srv/register', body);
+      expect(missing.status).toBe(400);
+      expect(await missing.json()).toEqual(refusal(400, 10001));
+      expect(await (await register(body, 'no-such-request')).json()).toEqual(refusal(400, 10001));
+
+      const expired = await freshRequestId();
+      await harness.database.db
+        .updateTable('oidc_payloads')
+        .set({ expires_at: new Date(Date.now() - 1000) })
+        .where('kind', '=', 'Interaction')
+        .where('id', '=', expired)
+        .execute();
+      expect(await (await register(body, expired)).json()).toEqual(refusal(400, 10001));
     });
-    expect(await existence.json()).toEqual({
-      success: true,
-      status: 200,
-      data: { exist: true, sub: body.data.sub, userStatus: 'PENDING' },
+
+    it('answers an e-mail that is already registered, in any case, with 409 and 10011', async () => {
+      expect((await register(registration('twice@example.com'))).status).toBe(200);
+      const response = await register(registration('TWICE@example.com'));
+      expect(response.status).toBe(409);
+      expect(await response.json()).toEqual(refusal(409, 10011));
+    });
+
+    it('refuses differing echoes with 417 and 10009, weak passwords with 417 and 10012', async () => {
+      const echo = await register(registration('echo@example.com', { password_echo: `${PASSWORD}x` }));
+      expect(echo.status).toBe(417);
+      expect(await echo.json()).toEqual(refusal(417, 10009));
+      const weak = await register(
+        registration('weak@example.com', { password: 'weakpass', password_echo: 'weakpass' }),
+      );
+      expect(weak.status).toBe(417);
+      expect(await weak.json()).toEqual(refusal(417, 10012));
+    });
+
+    it('names a missing required field with 417 and 507', async () => {
+      for (const [field, value] of [
+        ['email', undefined],
+        ['password', null],
+        ['password_echo', ' '],
+      ] as const) {
+        const response = await register(registration('fields@example.com', { [field]: value }));
+        expect(response.status).toBe(417);
+        const answer = (await response.json()) as { error: { error: string } };
+        expect(answer).toEqual(refusal(417, 507));
+        expect(answer.error.error).toBe(`${field} cannot be null`);
+      }
+    });
+
+    it('refuses a bad e-mail and malformed JSON with 400 and 10000', async () => {
+      const bad = await register(registration('not-an-email'));
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toEqual(refusal(400, 10000));
+      const malformed = await call('POST', '/users-srv/register', '{"email":', {
+        headers: { requestId: await freshRequestId() },
+      });
+      expect(malformed.status).toBe(400);
+      expect(await malformed.json()).toEqual(refusal(400, 10000));
     });
   });
 
-  it('answers 10301 for an unknown e-mail', async () => {
-    const response = await call('POST', '/useractions-srv/userexistence', { email: 'nobody@example.com' });
-    expect(response.status).toBe(404);
-    expect(await response.json()).toMatchObject({ success: false, error: { code: 10301 } });
-  });
+  describe('user look-ups', () => {
+    it('confirms a known e-mail with sub and status, and answers an unknown one with an empty 204', async () => {
+      const sub = await registeredUser('exists@example.com');
+      const known = await call('POST', '/useractions-srv/userexistence', { email: 'Exists@Example.com' });
+      expect(await known.json()).toEqual({
+        success: true,
+        status: 200,
+        data: { exist: true, sub, userStatus: 'VERIFIED' },
+      });
+      const unknown = await call('POST', '/useractions-srv/userexistence', { email: 'nobody@example.com' });
+      expect(unknown.status).toBe(204);
+      expect(await unknown.text()).toBe('');
+    });
 
-  it('answers 409 for an e-mail that is already registered, in any case', async () => {
-    expect((await register('twice@example.com')).status).toBe(200);
-    const response = await register('TWICE@example.com');
-    expect(response.status).toBe(409);
-    expect(await response.json()).toMatchObject({
-      success: false,
-      status: 409,
-      error: { code: 'email_already_registered' },
+    it('finds a user by e-mail as a list of one, or an empty list', async () => {
+      const sub = await registeredUser('search@example.com');
+      const found = await call('POST', '/users-srv/user/search', { email: ' SEARCH@example.com' });
+      expect(await found.json()).toEqual({
+        success: true,
+        status: 200,
+        data: [{ sub, email: 'search@example.com', email_verified: false, userStatus: 'VERIFIED' }],
+      });
+      const none = await call('POST', '/users-srv/user/search', { email: 'nobody@example.com' });
+      expect(await none.json()).toEqual({ success: true, status: 200, data: [] });
+      const invalid = await call('POST', '/users-srv/user/search', {});
+      expect(await invalid.json()).toEqual(refusal(400, 10000));
+    });
+
+    it('tells the profile of a sub, leaving out unknown names, and 417 with 10301 for an unknown sub', async () => {
+      const sub = await registeredUser('profile@example.com');
+      const profile = await call('GET', `/users-srv/internal/userinfo/profile/${sub}`);
+      expect(await profile.json()).toEqual({
+        success: true,
+        status: 200,
+        data: {
+          sub,
+          email: 'profile@example.com',
+          email_verified: false,
+          userStatus: 'VERIFIED',
+          given_name: 'Anna',
+          family_name: 'Muster',
+          locale: 'fr',
+        },
+      });
+      const bare = await createUser(harness.database.db, { email: 'bare@example.com', password: PASSWORD });
+      if (!bare.isCreated) throw new Error('user not created');
+      const bareProfile = await call('GET', `/users-srv/internal/userinfo/profile/${bare.sub}`);
+      expect(((await bareProfile.json()) as { data: unknown }).data).toEqual({
+        sub: bare.sub,
+        email: 'bare@example.com',
+        email_verified: true,
+        userStatus: 'VERIFIED',
+      });
+      const unknown = await call('GET', `/users-srv/internal/userinfo/profile/${UNKNOWN_SUB}`);
+      expect(unknown.status).toBe(417);
+      expect(await unknown.json()).toEqual(refusal(417, 10301));
     });
   });
 
-  it('refuses weak passwords, differing echoes and bad e-mails with 400', async () => {
-    const cases = [
-      { email: 'weak@example.com', password: 'weakpass', password_echo: 'weakpass' },
-      { email: 'echo@example.com', password: PASSWORD, password_echo: `${PASSWORD}x` },
-      { email: 'not-an-email', password: PASSWORD, password_echo: PASSWORD },
-      { password: PASSWORD, password_echo: PASSWORD },
-    ];
-    for (const body of cases) {
-      const response = await call('POST', '/users-srv/register', body);
+  describe('PUT /users-srv/user/profile/:sub', () => {
+    it('marks the e-mail verified, after which the self-registered user can sign in', async () => {
+      const email = 'activate@example.com';
+      const sub = await registeredUser(email);
+      expect(await loginError(email, PASSWORD)).toBe('email_not_verified');
+      const response = await call('PUT', `/users-srv/user/profile/${sub}`, {
+        email_verified: true,
+        given_name: 'ignored',
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ success: true, status: 200, data: { updated: true } });
+      expect(await findUserBySub(harness.database.db, sub)).toMatchObject({
+        email_verified: true,
+        status: 'VERIFIED',
+        given_name: 'Anna',
+      });
+      expect(await loginError(email, PASSWORD)).toBeNull();
+      // Again, or without email_verified: nothing changes, the answer is the same.
+      for (const body of [{ email_verified: true }, { family_name: 'ignored' }]) {
+        expect(await (await call('PUT', `/users-srv/user/profile/${sub}`, body)).json()).toEqual({
+          success: true,
+          status: 200,
+          data: { updated: true },
+        });
+      }
+    });
+
+    it('answers an unknown sub with 417 and 10301, and a non-boolean with 400 and 10000', async () => {
+      const unknown = await call('PUT', `/users-srv/user/profile/${UNKNOWN_SUB}`, { email_verified: true });
+      expect(unknown.status).toBe(417);
+      expect(await unknown.json()).toEqual(refusal(417, 10301));
+      const notPresent = await call('PUT', `/users-srv/user/profile/${UNKNOWN_SUB}`, {});
+      expect(await notPresent.json()).toEqual(refusal(417, 10301));
+      const sub = await registeredUser('profile-bad@example.com');
+      const invalid = await call('PUT', `/users-srv/user/profile/${sub}`, { email_verified: 'yes' });
+      expect(invalid.status).toBe(400);
+      expect(await invalid.json()).toEqual(refusal(400, 10000));
+    });
+  });
+
+  describe('PATCH /user-srv/users/:sub/status', () => {
+    it('declines and re-admits a user, clearing the failed-login count', async () => {
+      const email = 'status@example.com';
+      const created = await createUser(harness.database.db, { email, password: PASSWORD });
+      if (!created.isCreated) throw new Error('user not created');
+      const { sub } = created;
+      await loginError(email, 'Wr0ng-Passw0rd!');
+      for (const status of ['DECLINED', 'BLOCKED']) {
+        const response = await call('PATCH', `/user-srv/users/${sub}/status`, { status, reason: 'test' });
+        expect(response.status).toBe(200);
+        expect(await response.json()).toEqual({ success: true, status: 200, data: { updated: true } });
+        expect(await loginError(email, PASSWORD)).toBe('invalid_username_password');
+      }
+      expect((await call('PATCH', `/user-srv/users/${sub}/status`, { status: 'VERIFIED' })).status).toBe(200);
+      expect(await findUserBySub(harness.database.db, sub)).toMatchObject({
+        status: 'VERIFIED',
+        failed_login_attempts: 0,
+      });
+      expect(await loginError(email, PASSWORD)).toBeNull();
+    });
+
+    it('activates a PENDING user, which marks the e-mail verified as well', async () => {
+      const created = await createUser(harness.database.db, {
+        email: 'pending@example.com',
+        password: PASSWORD,
+        status: 'PENDING',
+      });
+      if (!created.isCreated) throw new Error('user not created');
+      const response = await call('PATCH', `/user-srv/users/${created.sub}/status`, { status: 'VERIFIED' });
+      expect(response.status).toBe(200);
+      expect(await findUserBySub(harness.database.db, created.sub)).toMatchObject({
+        status: 'VERIFIED',
+        email_verified: true,
+      });
+      expect(await loginError('pending@example.com', PASSWORD)).toBeNull();
+    });
+
+    it('refuses the status the user has already with 400 and 10013', async () => {
+      const sub = await registeredUser('same-status@example.com');
+      const response = await call('PATCH', `/user-srv/users/${sub}/status`, { status: 'VERIFIED' });
       expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ success: false, status: 400 });
-    }
-    const malformed = await call('POST', '/users-srv/register', '{"email":');
-    expect(malformed.status).toBe(400);
-    expect(await malformed.json()).toMatchObject({ success: false, status: 400 });
-  });
-
-  it('changes a user status, after which the user can sign in', async () => {
-    const data = await registeredUser('activate@example.com');
-    const response = await call('PATCH', `/user-srv/users/${data.sub}/status`, { status: 'VERIFIED' });
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({
-      success: true,
-      status: 200,
-      data: { sub: data.sub, userStatus: 'VERIFIED' },
+      expect(await response.json()).toEqual(refusal(400, 10013));
     });
 
-    const browser = new TestBrowser();
-    const { requestId } = await startAuthorization(harness, browser, createPkce());
-    const login = await postLogin(harness, browser, {
-      username: 'activate@example.com',
-      password: PASSWORD,
-      requestId,
-    });
-    expect(login.headers.get('location')?.startsWith(harness.baseUrl)).toBe(true);
-  });
-
-  it('answers 404 for an unknown sub and 400 for an unknown status', async () => {
-    const unknown = await call('PATCH', '/user-srv/users/00000000-0000-4000-8000-000000000000/status', {
-      status: 'VERIFIED',
-    });
-    expect(unknown.status).toBe(404);
-    const data = await registeredUser('status@example.com');
-    const invalid = await call('PATCH', `/user-srv/users/${data.sub}/status`, { status: 'ACTIVE' });
-    expect(invalid.status).toBe(400);
-    expect(await invalid.json()).toMatchObject({
-      success: false,
-      status: 400,
-      error: { code: 'invalid_request' },
+    it('answers an unknown sub with 417 and 10301, and an unknown status with 400 and 10000', async () => {
+      const unknown = await call('PATCH', `/user-srv/users/${UNKNOWN_SUB}/status`, { status: 'VERIFIED' });
+      expect(unknown.status).toBe(417);
+      expect(await unknown.json()).toEqual(refusal(417, 10301));
+      const sub = await registeredUser('bad-status@example.com');
+      const invalid = await call('PATCH', `/user-srv/users/${sub}/status`, { status: 'ACTIVE' });
+      expect(invalid.status).toBe(400);
+      expect(await invalid.json()).toEqual(refusal(400, 10000));
     });
   });
 });

@@ -50,14 +50,18 @@ describe('POST /authz-srv/authrequest/authz/generate', () => {
       status: number;
       data: { requestId: string };
     };
-    expect(body).toEqual({ success: true, status: 200, data: { requestId: expect.any(String) } });
+    expect(body).toEqual({
+      success: true,
+      status: 200,
+      data: { groupname: 'default', lang: '', view_type: 'login', requestId: expect.any(String) },
+    });
     const { requestId } = body.data;
 
     // It is a real request: the hosted pages can read its client.
     const info = (await (await fetch(`${harness.baseUrl}/public-srv/public/${requestId}`)).json()) as {
-      data: { client_id: string };
+      data: { client_name: string };
     };
-    expect(info.data.client_id).toBe(RP_CLIENT_ID);
+    expect(info.data.client_name).toBe('Demo Immobilien AG');
 
     const login = await postLogin(harness, browser, {
       username: DEMO_USER.email,
@@ -128,20 +132,23 @@ describe('POST /authz-srv/authrequest/authz/generate', () => {
   });
 
   it.each([
-    ['an unknown client', { ...request, client_id: 'nobody' }, 'invalid_client'],
+    ['an unknown client', { ...request, client_id: 'nobody' }, /^invalid_client: /],
     [
       'an unregistered redirect_uri',
       { ...request, redirect_uri: `${RP_URL}/elsewhere` },
-      'invalid_redirect_uri',
+      /^invalid_redirect_uri: /,
     ],
-    ['a client without the code flow', { ...request, client_id: 'concierge-server' }, 'invalid_client'],
-    ['another response_type', { ...request, response_type: 'token' }, 'unsupported_response_type'],
-    ['a scope without openid', { ...request, scope: 'email' }, 'invalid_request'],
-    ['a missing client_id', { redirect_uri: RP_REDIRECT_URI }, 'invalid_request'],
-  ])('answers %s with a 400 envelope', async (_name, body, code) => {
+    ['a client without the code flow', { ...request, client_id: 'concierge-server' }, /^invalid_client: /],
+    ['another response_type', { ...request, response_type: 'token' }, /^unsupported_response_type: /],
+    ['a scope without openid', { ...request, scope: 'email' }, /^invalid_request: /],
+    // A body that does not validate names the field.
+    ['a missing client_id', { redirect_uri: RP_REDIRECT_URI }, /^client_id: /],
+  ])('answers %s with a 400 envelope, code 10000', async (_name, body, message) => {
     const response = await generate(new TestBrowser(), body);
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ success: false, status: 400, error: { code } });
+    const answer = (await response.json()) as { error: { error: string } };
+    expect(answer).toMatchObject({ success: false, status: 400, error: { code: 10000, status: 400 } });
+    expect(answer.error.error).toMatch(message);
   });
 
   it('answers broken JSON and other media types with 4xx envelopes', async () => {
@@ -160,7 +167,7 @@ describe('POST /authz-srv/authrequest/authz/generate', () => {
   it('refuses a browser on another origin and lets the server call without one', async () => {
     const foreign = await generate(new TestBrowser(), request, 'http://evil.test');
     expect(foreign.status).toBe(403);
-    expect(await foreign.json()).toMatchObject({ success: false, error: { code: 'forbidden_origin' } });
+    expect(await foreign.json()).toMatchObject({ success: false, status: 403, error: { code: 403 } });
     expect((await generate(new TestBrowser(), request, null)).status).toBe(200);
   });
 

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { failure, ok } from '@concierge/contracts';
+import { ok } from '@concierge/contracts';
 import cors from '@fastify/cors';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { CIDAAS_ROUTES } from '../oidc/configuration';
+import { CIDAAS_CODES } from './cidaas-codes';
 import type { RouteDeps } from './deps';
-import { sendValidationFailure } from './envelope-errors';
+import { refuse, sendValidationFailure } from './envelope-errors';
 import { portalCorsOptions } from './portal-cors';
 
 export const AUTHZ_REQUEST_PREFIX = '/authz-srv/authrequest';
@@ -31,8 +32,15 @@ const FORWARDED_HEADERS = [
   'x-forwarded-proto',
 ];
 
-function badRequest(reply: FastifyReply, code: string, message: string) {
-  return reply.code(400).send(failure(400, code, message, 'AuthzRequestException'));
+/** A refused request; the OAuth error name (invalid_client, …) leads the message. */
+function badRequest(reply: FastifyReply, oauthError: string, message: string) {
+  return refuse(
+    reply,
+    400,
+    CIDAAS_CODES.MALFORMED_REQUEST,
+    `${oauthError}: ${message}`,
+    'AuthzRequestException',
+  );
 }
 
 /**
@@ -55,9 +63,7 @@ export const authzGenerateRoutes: FastifyPluginAsync<RouteDeps> = async (app, { 
     // Browsers send Origin on every cross-origin POST; the server's own calls send none.
     const origin = request.headers.origin;
     if (origin !== undefined && !allowedOrigins.has(origin)) {
-      return reply
-        .code(403)
-        .send(failure(403, 'forbidden_origin', 'origin not allowed', 'AuthzRequestException'));
+      return refuse(reply, 403, 403, 'origin not allowed', 'AuthzRequestException');
     }
     const body = generateBodySchema.safeParse(request.body);
     if (!body.success) return sendValidationFailure(reply, body.error);
@@ -106,6 +112,7 @@ export const authzGenerateRoutes: FastifyPluginAsync<RouteDeps> = async (app, { 
     }
     const setCookie = answer.headers['set-cookie'];
     if (setCookie) reply.header('set-cookie', setCookie);
-    return ok({ requestId });
+    // cidaas's answer (recorded); the hosted page parameters are the ones /authz-srv/authz sends too.
+    return ok({ groupname: 'default', lang: '', view_type: 'login', requestId });
   });
 };

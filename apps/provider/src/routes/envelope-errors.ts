@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { type Envelope, failure } from '@concierge/contracts';
+import { failure } from '@concierge/contracts';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { CIDAAS_CODES, type CidaasCode, type StatusAsCode } from './cidaas-codes';
 
 /** "field: message; field: message" — names the fields without echoing their values. */
 export function describeIssues(error: z.ZodError): string {
@@ -10,37 +10,33 @@ export function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
-export function sendValidationFailure(reply: FastifyReply, error: z.ZodError) {
-  return reply.code(400).send(failure(400, 'invalid_request', describeIssues(error), 'ValidationException'));
+/** A refusal in cidaas's envelope; the HTTP status and the envelope's status agree (cidaas-facts.md). */
+export function refuse(
+  reply: FastifyReply,
+  status: number,
+  code: CidaasCode | StatusAsCode,
+  message: string,
+  type: string,
+) {
+  return reply.code(status).send(failure(status, code, message, type));
 }
 
-const CLIENT_ERROR_CODES: Record<number, string> = {
-  400: 'invalid_request',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-};
+export function sendValidationFailure(reply: FastifyReply, error: z.ZodError) {
+  return refuse(reply, 400, CIDAAS_CODES.MALFORMED_REQUEST, describeIssues(error), 'ValidationException');
+}
 
 /**
- * Fastify's own errors (malformed JSON, wrong content type, body too large) get the cidaas envelope
- * too; anything unexpected is a 500 whose reference number is in the log and in the answer.
+ * Fastify's own errors (malformed JSON, wrong content type, body too large) are malformed requests in
+ * the cidaas envelope; anything unexpected is a 500 whose reference number is in the log and in the
+ * answer.
  */
 export function envelopeErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    const code = CLIENT_ERROR_CODES[status] ?? 'invalid_request';
-    return reply.code(status).send(failure(status, code, error.message, 'RequestException'));
+    return refuse(reply, status, CIDAAS_CODES.MALFORMED_REQUEST, error.message, 'RequestException');
   }
-  const referenceNumber = randomUUID();
+  const body = failure(500, 500, 'An unexpected error occurred.', 'InternalException');
+  const referenceNumber = body.success ? undefined : body.error.referenceNumber;
   request.log.error({ err: error, referenceNumber }, 'unexpected error');
-  const body: Envelope<never> = {
-    success: false,
-    status: 500,
-    error: {
-      code: 'internal_error',
-      type: 'InternalException',
-      error: 'An unexpected error occurred.',
-      referenceNumber,
-    },
-  };
   return reply.code(500).send(body);
 }

@@ -3,17 +3,29 @@ import {
   createPkce,
   PORTAL_URL,
   type ProviderHarness,
+  RP_URL,
   startAuthorization,
   startProvider,
 } from '../test-support/provider-harness';
 import { TestBrowser } from '../test-support/test-browser';
 import { DEMO_USER } from '../users/users';
 
+const BRANDED_CLIENT = {
+  client_id: 'acme-portal',
+  client_name: 'Acme Wohnen AG',
+  token_endpoint_auth_method: 'none',
+  grant_types: ['authorization_code'],
+  redirect_uris: [`${RP_URL}/acme-callback`],
+  logo_uri: 'https://acme.example.com/logo.svg',
+  policy_uri: 'https://acme.example.com/privacy',
+  tos_uri: 'https://acme.example.com/terms',
+};
+
 describe('routes the hosted login pages call', () => {
   let harness: ProviderHarness;
   let requestId: string;
   beforeAll(async () => {
-    harness = await startProvider();
+    harness = await startProvider([BRANDED_CLIENT]);
     ({ requestId } = await startAuthorization(harness, new TestBrowser(), createPkce()));
   });
   afterAll(() => harness.close());
@@ -41,16 +53,13 @@ describe('routes the hosted login pages call', () => {
       expect(response.headers.get('access-control-allow-credentials')).toBe('true');
     });
 
-    it('answers an unknown e-mail with cidaas code 10301', async () => {
+    it('answers an unknown e-mail with 204 and no body, as cidaas documents', async () => {
       const response = await postJson(`/useractions-srv/userexistence/${requestId}`, {
         email: 'nobody@example.com',
       });
-      expect(response.status).toBe(404);
-      expect(await response.json()).toEqual({
-        success: false,
-        status: 404,
-        error: { code: 10301, type: 'UserExistenceException', error: 'user not found' },
-      });
+      expect(response.status).toBe(204);
+      expect(await response.text()).toBe('');
+      expect(response.headers.get('access-control-allow-origin')).toBe(PORTAL_URL);
     });
 
     it('answers malformed JSON and a missing e-mail with a 400 envelope', async () => {
@@ -60,7 +69,7 @@ describe('routes the hosted login pages call', () => {
         expect(await response.json()).toMatchObject({
           success: false,
           status: 400,
-          error: { code: 'invalid_request' },
+          error: { code: 10000, status: 400 },
         });
       }
     });
@@ -72,7 +81,7 @@ describe('routes the hosted login pages call', () => {
         body: DEMO_USER.email,
       });
       expect(response.status).toBe(415);
-      expect(await response.json()).toMatchObject({ success: false, status: 415 });
+      expect(await response.json()).toMatchObject({ success: false, status: 415, error: { code: 10000 } });
     });
 
     it('allows the portal origin with its custom headers in a preflight, and no other origin', async () => {
@@ -95,26 +104,54 @@ describe('routes the hosted login pages call', () => {
   });
 
   describe('GET /public-srv/public/:requestId', () => {
-    it('describes the client of the request', async () => {
+    it("describes the client of the request in cidaas's fields only", async () => {
       const response = await fetch(`${harness.baseUrl}/public-srv/public/${requestId}`);
       expect(response.status).toBe(200);
+      // Unset URIs are left out; no client_id and no registration flags (provider-protocol.md).
       expect(await response.json()).toEqual({
         success: true,
         status: 200,
         data: {
-          client_id: 'property-portal-demo',
           client_name: 'Demo Immobilien AG',
           login_providers: [],
-          registration_enabled: true,
-          invite_enabled: true,
+          passwordless_enabled: false,
+          captcha_site_key: '',
         },
       });
     });
 
-    it('answers an unknown requestId with success false and status 400', async () => {
+    it('names the logo, privacy policy and terms when the client has them', async () => {
+      const { requestId: branded } = await startAuthorization(harness, new TestBrowser(), createPkce(), {
+        client_id: BRANDED_CLIENT.client_id,
+        redirect_uri: BRANDED_CLIENT.redirect_uris[0] ?? '',
+      });
+      const response = await fetch(`${harness.baseUrl}/public-srv/public/${branded}`);
+      expect(((await response.json()) as { data: unknown }).data).toEqual({
+        client_name: 'Acme Wohnen AG',
+        logo_uri: BRANDED_CLIENT.logo_uri,
+        login_providers: [],
+        policy_uri: BRANDED_CLIENT.policy_uri,
+        tos_uri: BRANDED_CLIENT.tos_uri,
+        passwordless_enabled: false,
+        captcha_site_key: '',
+      });
+    });
+
+    it('answers an unknown requestId with 400 and cidaas code 10001', async () => {
       const response = await fetch(`${harness.baseUrl}/public-srv/public/unknown-request`);
       expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ success: false, status: 400 });
+      expect(await response.json()).toEqual({
+        success: false,
+        status: 400,
+        error: {
+          code: 10001,
+          moreInfo: '',
+          type: 'RequestIdException',
+          status: 400,
+          referenceNumber: expect.stringMatching(/^\d+-[0-9a-f]+$/),
+          error: 'unknown or expired requestId',
+        },
+      });
     });
   });
 

@@ -1,8 +1,6 @@
 import {
-  failure,
   isStrongPassword,
   ok,
-  type RESET_ACCEPT_ERROR_CODES,
   resetPasswordAcceptBodySchema,
   resetPasswordInitiateBodySchema,
 } from '@concierge/contracts';
@@ -11,8 +9,9 @@ import { clientOfInteraction, findInteraction } from '../oidc/interactions';
 import { acceptPasswordReset } from '../reset/accept-reset';
 import { initiatePasswordReset } from '../reset/initiate-reset';
 import { requireAdminToken } from './admin-auth';
+import { CIDAAS_CODES, type CidaasCode } from './cidaas-codes';
 import type { RouteDeps } from './deps';
-import { sendValidationFailure } from './envelope-errors';
+import { refuse, sendValidationFailure } from './envelope-errors';
 
 /**
  * Every initiate answer takes at least this long, so known and unknown e-mails (and the rate limit)
@@ -20,8 +19,13 @@ import { sendValidationFailure } from './envelope-errors';
  */
 const INITIATE_MIN_DURATION_MS = 150;
 
-function resetFailure(reply: FastifyReply, code: (typeof RESET_ACCEPT_ERROR_CODES)[number], message: string) {
-  return reply.code(400).send(failure(400, code, message, 'ResetPasswordException'));
+function resetFailure(reply: FastifyReply, status: 400 | 417, code: CidaasCode, message: string) {
+  return refuse(reply, status, code, message, 'ResetPasswordException');
+}
+
+async function waitUntilElapsed(startedAt: number, durationMs: number): Promise<void> {
+  const remaining = durationMs - (Date.now() - startedAt);
+  if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
 }
 
 /** Password reset by e-mailed link (provider-protocol.md, "Admin API"); both calls need the admin token. */
@@ -37,6 +41,11 @@ export const passwordResetRoutes: FastifyPluginAsync<RouteDeps> = async (
     const body = resetPasswordInitiateBodySchema.safeParse(request.body);
     if (!body.success) return sendValidationFailure(reply, body.error);
     const interaction = await findInteraction(provider, body.data.requestId);
+    if (!interaction) {
+      // Refused before the e-mail is even looked at (cidaas: 10001), after the same minimum time.
+      await waitUntilElapsed(startedAt, INITIATE_MIN_DURATION_MS);
+      return resetFailure(reply, 400, CIDAAS_CODES.INVALID_REQUEST_ID, 'Invalid request id');
+    }
     const header = request.headers.acceptlanguage ?? request.headers['accept-language'];
     const { rprq, mailIds } = await initiatePasswordReset(
       db,
@@ -47,13 +56,12 @@ export const passwordResetRoutes: FastifyPluginAsync<RouteDeps> = async (
       },
       {
         portalUrl: config.portalUrl,
-        client: interaction ? clientOfInteraction(interaction, clients) : undefined,
+        client: clientOfInteraction(interaction, clients),
         fallbackTenantName: config.tenant.name,
       },
     );
     void mail.deliver(mailIds);
-    const remaining = INITIATE_MIN_DURATION_MS - (Date.now() - startedAt);
-    if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
+    await waitUntilElapsed(startedAt, INITIATE_MIN_DURATION_MS);
     return ok({ reset_initiated: true, rprq });
   });
 
@@ -62,10 +70,15 @@ export const passwordResetRoutes: FastifyPluginAsync<RouteDeps> = async (
     if (!body.success) return sendValidationFailure(reply, body.error);
     const { resetRequestId, exchangeId, password, confirmPassword } = body.data;
     if (password !== confirmPassword) {
-      return resetFailure(reply, 'password_mismatch', 'password and confirmPassword differ');
+      return resetFailure(reply, 417, CIDAAS_CODES.PASSWORD_MISMATCH, 'password and confirmPassword differ');
     }
     if (!isStrongPassword(password)) {
-      return resetFailure(reply, 'password_too_weak', 'the password does not meet the password rules');
+      return resetFailure(
+        reply,
+        417,
+        CIDAAS_CODES.PASSWORD_RULES,
+        'the password does not meet the password rules',
+      );
     }
     const result = await acceptPasswordReset(
       db,
@@ -73,7 +86,12 @@ export const passwordResetRoutes: FastifyPluginAsync<RouteDeps> = async (
       config.adminClient.clientId,
     );
     if (!result.isReset) {
-      return resetFailure(reply, 'invalid_reset_request', 'the reset link is unknown, used or expired');
+      return resetFailure(
+        reply,
+        400,
+        CIDAAS_CODES.INVALID_RESET_IDS,
+        'the reset link is unknown, used or expired',
+      );
     }
     void webhooks.deliver(result.eventIds);
     return ok({ reseted: true });

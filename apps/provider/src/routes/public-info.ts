@@ -1,10 +1,11 @@
-import { failure, ok } from '@concierge/contracts';
+import { ok } from '@concierge/contracts';
 import cors from '@fastify/cors';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { clientOfInteraction, findInteraction } from '../oidc/interactions';
+import { CIDAAS_CODES } from './cidaas-codes';
 import type { RouteDeps } from './deps';
-import { sendValidationFailure } from './envelope-errors';
+import { refuse } from './envelope-errors';
 import { portalCorsOptions } from './portal-cors';
 
 export const PUBLIC_PREFIX = '/public-srv';
@@ -15,26 +16,30 @@ const paramsSchema = z.object({ requestId: z.string().min(1).max(200) });
 export const publicInfoRoutes: FastifyPluginAsync<RouteDeps> = async (app, { config, provider, clients }) => {
   await app.register(cors, portalCorsOptions(config.portalUrl));
 
+  // cidaas's recorded answer; no registration flags and no client_id (provider-protocol.md): the
+  // portal takes those from the tenant registry.
   app.get('/public/:requestId', async (request, reply) => {
     const params = paramsSchema.safeParse(request.params);
-    if (!params.success) return sendValidationFailure(reply, params.error);
-    const interaction = await findInteraction(provider, params.data.requestId);
+    const interaction = params.success ? await findInteraction(provider, params.data.requestId) : undefined;
     const client = interaction ? clientOfInteraction(interaction, clients) : undefined;
     if (!client) {
-      return reply
-        .code(400)
-        .send(failure(400, 'invalid_request_id', 'unknown or expired requestId', 'RequestIdException'));
+      return refuse(
+        reply,
+        400,
+        CIDAAS_CODES.INVALID_REQUEST_ID,
+        'unknown or expired requestId',
+        'RequestIdException',
+      );
     }
     // Unset URIs are left out rather than sent as null: readers treat both as "none".
     return ok({
-      client_id: client.client_id,
       client_name: client.client_name ?? client.client_id,
       logo_uri: client.logo_uri,
+      login_providers: [],
       policy_uri: client.policy_uri,
       tos_uri: client.tos_uri,
-      login_providers: [],
-      registration_enabled: client.registration_enabled,
-      invite_enabled: client.invite_enabled,
+      passwordless_enabled: false,
+      captcha_site_key: '',
     });
   });
 

@@ -1,4 +1,4 @@
-import { failure, ok, userExistenceBodySchema } from '@concierge/contracts';
+import { ok, userExistenceBodySchema } from '@concierge/contracts';
 import cors from '@fastify/cors';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
@@ -12,9 +12,12 @@ export const USER_ACTIONS_PREFIX = '/useractions-srv';
 
 const adminExistenceBodySchema = z.object({ email: userExistenceBodySchema.shape.email });
 
+/**
+ * cidaas documents 204 for an unknown user (provider-protocol.md: 204, 417 + 10301 or 404 are all
+ * plausible); the embedded provider picks the 204, with no body at all.
+ */
 function userNotFound(reply: FastifyReply) {
-  // cidaas's answer for an unknown user; the portal and the server both look for code 10301.
-  return reply.code(404).send(failure(404, 10301, 'user not found', 'UserExistenceException'));
+  return reply.code(204).send();
 }
 
 /** Registered under USER_ACTIONS_PREFIX; CORS for the portal applies to this prefix only. */
@@ -31,7 +34,7 @@ export const userExistenceRoutes: FastifyPluginAsync<RouteDeps> = async (app, { 
     return user ? ok({ exist: true }) : userNotFound(reply);
   });
 
-  // The server's look-up of a user's sub (admin API).
+  // The server's look-up of a user's sub (admin API); whether cidaas sends sub is unknown, we do.
   app.post(
     '/userexistence',
     { onRequest: requireAdminToken(provider, config.adminClient.clientId) },

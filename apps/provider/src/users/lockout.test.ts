@@ -14,33 +14,39 @@ import { createUser, findUserByEmail } from './users';
 const PASSWORD = 'Corr3ct-Horse!';
 const WRONG = 'Wr0ng-Horse!';
 
-describe('lockout after three wrong passwords (spec §4, §9)', () => {
-  let harness: ProviderHarness;
+/** One provider per configuration, with the helpers bound to it. */
+function providerWith(env: Record<string, string>) {
+  const context = {
+    harness: undefined as unknown as ProviderHarness,
+    async newUser(email: string, status: 'VERIFIED' | 'PENDING' = 'VERIFIED'): Promise<string> {
+      const created = await createUser(context.harness.database.db, { email, password: PASSWORD, status });
+      if (!created.isCreated) throw new Error('user not created');
+      return created.sub;
+    },
+    async login(email: string, password: string): Promise<URL> {
+      const browser = new TestBrowser();
+      const { requestId } = await startAuthorization(context.harness, browser, createPkce());
+      const response = await postLogin(context.harness, browser, { username: email, password, requestId });
+      expect(response.status).toBe(303);
+      return new URL(response.headers.get('location') ?? '');
+    },
+    async stateOf(email: string) {
+      const user = await findUserByEmail(context.harness.database.db, email);
+      return { status: user?.status, failed: user?.failed_login_attempts };
+    },
+  };
   beforeAll(async () => {
-    harness = await startProvider();
+    context.harness = await startProvider([], { env });
   });
-  afterAll(() => harness.close());
+  afterAll(() => context.harness.close());
+  return context;
+}
 
-  async function newUser(email: string, status: 'VERIFIED' | 'PENDING' = 'VERIFIED'): Promise<string> {
-    const created = await createUser(harness.database.db, { email, password: PASSWORD, status });
-    if (!created.isCreated) throw new Error('user not created');
-    return created.sub;
-  }
+describe("blocking after the third wrong password (PROVIDER_BLOCK_AFTER_FAILURES=3, cidaas's protection)", () => {
+  const provider = providerWith({ PROVIDER_BLOCK_AFTER_FAILURES: '3' });
+  const { newUser, login, stateOf } = provider;
 
-  async function login(email: string, password: string): Promise<URL> {
-    const browser = new TestBrowser();
-    const { requestId } = await startAuthorization(harness, browser, createPkce());
-    const response = await postLogin(harness, browser, { username: email, password, requestId });
-    expect(response.status).toBe(303);
-    return new URL(response.headers.get('location') ?? '');
-  }
-
-  async function stateOf(email: string) {
-    const user = await findUserByEmail(harness.database.db, email);
-    return { status: user?.status, failed: user?.failed_login_attempts };
-  }
-
-  it('locks the account at the third wrong password', async () => {
+  it('blocks the account at the third wrong password', async () => {
     const email = 'three@example.com';
     await newUser(email);
     for (const expected of [1, 2]) {
@@ -48,28 +54,28 @@ describe('lockout after three wrong passwords (spec §4, §9)', () => {
       expect(await stateOf(email)).toEqual({ status: 'VERIFIED', failed: expected });
     }
     expect((await login(email, WRONG)).searchParams.get('error')).toBe('invalid_username_password');
-    expect(await stateOf(email)).toEqual({ status: 'DECLINED', failed: 3 });
+    expect(await stateOf(email)).toEqual({ status: 'BLOCKED', failed: 3 });
   });
 
-  it('answers the right password of a locked account like a wrong one', async () => {
-    const email = 'locked-right@example.com';
-    await newUser(email);
+  it('answers the right password of a blocked account like a wrong one', async () => {
+    const email = 'blocked-right@example.com';
+    const sub = await newUser(email);
     for (let attempt = 0; attempt < 3; attempt += 1) await login(email, WRONG);
     const location = await login(email, PASSWORD);
     expect(location.origin).not.toBe(RP_URL);
     expect(location.searchParams.get('error')).toBe('invalid_username_password');
-    expect(location.searchParams.get('error_description')).toBe('Incorrect username or password');
-    expect(await stateOf(email)).toEqual({ status: 'DECLINED', failed: 3 });
+    expect(location.searchParams.get('sub')).toBe(sub);
+    expect(await stateOf(email)).toEqual({ status: 'BLOCKED', failed: 3 });
   });
 
   it('checks at most three passwords when twenty wrong ones arrive at once', async () => {
     const email = 'parallel@example.com';
     await newUser(email);
     const browser = new TestBrowser();
-    const { requestId } = await startAuthorization(harness, browser, createPkce());
+    const { requestId } = await startAuthorization(provider.harness, browser, createPkce());
     const responses = await Promise.all(
       Array.from({ length: 20 }, () =>
-        postLogin(harness, browser, { username: email, password: WRONG, requestId }),
+        postLogin(provider.harness, browser, { username: email, password: WRONG, requestId }),
       ),
     );
     for (const response of responses) {
@@ -78,7 +84,7 @@ describe('lockout after three wrong passwords (spec §4, §9)', () => {
       );
     }
     // Every checked wrong password adds one; a fourth check would have made it 4.
-    expect(await stateOf(email)).toEqual({ status: 'DECLINED', failed: 3 });
+    expect(await stateOf(email)).toEqual({ status: 'BLOCKED', failed: 3 });
   });
 
   it('starts counting again after a successful sign-in', async () => {
@@ -88,42 +94,42 @@ describe('lockout after three wrong passwords (spec §4, §9)', () => {
     await login(email, WRONG);
     expect((await stateOf(email)).failed).toBe(2);
     const location = await login(email, PASSWORD);
-    expect(location.origin).toBe(harness.baseUrl);
+    expect(location.origin).toBe(provider.harness.baseUrl);
     expect(await stateOf(email)).toEqual({ status: 'VERIFIED', failed: 0 });
     await login(email, WRONG);
     expect(await stateOf(email)).toEqual({ status: 'VERIFIED', failed: 1 });
   });
 
-  it('locks a PENDING account too, and the right password clears its count', async () => {
+  it('blocks a PENDING account too, and the right password clears its count', async () => {
     const email = 'pending-count@example.com';
     await newUser(email, 'PENDING');
     await login(email, WRONG);
     expect((await login(email, PASSWORD)).searchParams.get('error')).toBe('email_not_verified');
     expect(await stateOf(email)).toEqual({ status: 'PENDING', failed: 0 });
     for (let attempt = 0; attempt < 3; attempt += 1) await login(email, WRONG);
-    expect(await stateOf(email)).toEqual({ status: 'DECLINED', failed: 3 });
+    expect(await stateOf(email)).toEqual({ status: 'BLOCKED', failed: 3 });
   });
 
-  it('unlocks and clears the count with PATCH status VERIFIED', async () => {
-    const email = 'unlock@example.com';
+  it('unblocks and clears the count with PATCH status VERIFIED', async () => {
+    const email = 'unblock@example.com';
     const sub = await newUser(email);
     for (let attempt = 0; attempt < 3; attempt += 1) await login(email, WRONG);
-    const response = await fetch(`${harness.baseUrl}/user-srv/users/${sub}/status`, {
+    const response = await fetch(`${provider.harness.baseUrl}/user-srv/users/${sub}/status`, {
       method: 'PATCH',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${await adminToken(harness)}` },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${await adminToken(provider.harness)}`,
+      },
       body: JSON.stringify({ status: 'VERIFIED' }),
     });
-    expect(await response.json()).toEqual({
-      success: true,
-      status: 200,
-      data: { sub, userStatus: 'VERIFIED' },
-    });
+    expect(await response.json()).toEqual({ success: true, status: 200, data: { updated: true } });
     expect(await stateOf(email)).toEqual({ status: 'VERIFIED', failed: 0 });
-    expect((await login(email, PASSWORD)).origin).toBe(harness.baseUrl);
+    expect((await login(email, PASSWORD)).origin).toBe(provider.harness.baseUrl);
   });
 
   it('changes nothing in the users table for an unknown e-mail', async () => {
-    const snapshot = () => harness.database.db.selectFrom('users').selectAll().orderBy('sub').execute();
+    const snapshot = () =>
+      provider.harness.database.db.selectFrom('users').selectAll().orderBy('sub').execute();
     const before = await snapshot();
     for (let attempt = 0; attempt < 4; attempt += 1) {
       expect((await login('nobody-here@example.com', WRONG)).searchParams.get('error')).toBe(
@@ -131,5 +137,21 @@ describe('lockout after three wrong passwords (spec §4, §9)', () => {
       );
     }
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('no blocking by default (PROVIDER_BLOCK_AFTER_FAILURES=0): the server locks through the admin API', () => {
+  const provider = providerWith({});
+  const { newUser, login, stateOf } = provider;
+
+  it('counts wrong passwords but never blocks, and the right password still signs in', async () => {
+    const email = 'never-blocked@example.com';
+    await newUser(email);
+    for (let attempt = 1; attempt <= 10; attempt += 1) {
+      expect((await login(email, WRONG)).searchParams.get('error')).toBe('invalid_username_password');
+      expect(await stateOf(email)).toEqual({ status: 'VERIFIED', failed: attempt });
+    }
+    expect((await login(email, PASSWORD)).origin).toBe(provider.harness.baseUrl);
+    expect(await stateOf(email)).toEqual({ status: 'VERIFIED', failed: 0 });
   });
 });

@@ -1,17 +1,16 @@
 import type { ProviderDb, UserStatus } from '../db/schema';
 import { enqueueWebhookEvents, newWebhookEvent } from '../webhooks/webhook-events';
-import type { User } from './users';
 
-export interface StatusChange {
-  /** Undefined when no user has this sub. */
-  user?: User;
-  eventIds: string[];
-}
+export type StatusChange =
+  | { result: 'updated'; eventIds: string[] }
+  /** The user has this status already: cidaas refuses such a transition (cidaas-facts.md, "Users"). */
+  | { result: 'unchanged' }
+  | { result: 'not_found' };
 
 /**
  * The admin API's status change. VERIFIED also clears the failed-login count: that is how the server
- * unlocks an account after a password reset. PENDING → VERIFIED is an activation and is reported
- * (ACCOUNT_ACTIVATED) in the same transaction.
+ * unlocks an account. PENDING → VERIFIED is an older setup's activation: it marks the e-mail verified
+ * too and is reported (ACCOUNT_ACTIVATED) in the same transaction.
  */
 export async function changeUserStatus(
   db: ProviderDb,
@@ -22,27 +21,28 @@ export async function changeUserStatus(
   return db.transaction().execute(async (trx) => {
     const before = await trx
       .selectFrom('users')
-      .select('status')
+      .select(['status', 'email'])
       .where('sub', '=', sub)
       .forUpdate()
       .executeTakeFirst();
-    if (!before) return { eventIds: [] };
-    const user = await trx
+    if (!before) return { result: 'not_found' } as const;
+    if (before.status === status) return { result: 'unchanged' } as const;
+    const isActivation = before.status === 'PENDING' && status === 'VERIFIED';
+    await trx
       .updateTable('users')
       .set({
         status,
         ...(status === 'VERIFIED' ? { failed_login_attempts: 0 } : {}),
+        ...(isActivation ? { email_verified: true } : {}),
         updated_at: new Date(),
       })
       .where('sub', '=', sub)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const isActivation = before.status === 'PENDING' && status === 'VERIFIED';
+      .execute();
     const eventIds = isActivation
       ? await enqueueWebhookEvents(trx, [
-          newWebhookEvent('ACCOUNT_ACTIVATED', { clientId: eventClientId, sub, email: user.email }),
+          newWebhookEvent('ACCOUNT_ACTIVATED', { clientId: eventClientId, sub, email: before.email }),
         ])
       : [];
-    return { user, eventIds };
+    return { result: 'updated', eventIds } as const;
   });
 }

@@ -9,8 +9,13 @@ export type User = Selectable<UsersTable>;
 export interface NewUser {
   email: string;
   password: string;
-  /** Registered users start PENDING until the activation link is followed (provider-protocol.md). */
+  /** VERIFIED unless given: cidaas makes self-registered users VERIFIED at once (provider-protocol.md). */
   status?: UserStatus;
+  /**
+   * Whether the e-mail address is confirmed. Self-registration says false; otherwise it defaults to
+   * true, except for PENDING users (older setups keep unverified users PENDING).
+   */
+  email_verified?: boolean;
   given_name?: string | null;
   family_name?: string | null;
   locale?: string | null;
@@ -22,13 +27,15 @@ export type CreateUserResult = { isCreated: true; sub: string } | { isCreated: f
 
 export async function createUser(db: ProviderDb, input: NewUser): Promise<CreateUserResult> {
   const sub = randomUUID();
+  const status = input.status ?? 'VERIFIED';
   const inserted = await db
     .insertInto('users')
     .values({
       sub,
       email: normaliseEmail(input.email),
       password_hash: await hashPassword(input.password),
-      status: input.status ?? 'PENDING',
+      status,
+      email_verified: input.email_verified ?? status !== 'PENDING',
       given_name: input.given_name ?? null,
       family_name: input.family_name ?? null,
       locale: input.locale ?? null,
@@ -64,6 +71,14 @@ export async function findUserByCredentials(
   return user && isMatch ? user : undefined;
 }
 
+/**
+ * The `q` cidaas sends beside a sub (login failure redirect, register answer). Its exact form is not
+ * public, only that it is a masked sub: ours keeps the first four characters.
+ */
+export function maskedSub(sub: string): string {
+  return `${sub.slice(0, 4)}****`;
+}
+
 export function hasRequiredRoles(userRoles: readonly string[], requiredRoles: readonly string[]): boolean {
   return requiredRoles.every((role) => userRoles.includes(role));
 }
@@ -72,6 +87,7 @@ export const DEMO_USER = {
   email: 'demo@concierge.test',
   password: 'Demo-Passw0rd!',
   status: 'VERIFIED',
+  email_verified: true,
   given_name: 'Demo',
   family_name: 'Mieter',
   locale: 'de',

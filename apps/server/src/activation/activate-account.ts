@@ -3,12 +3,8 @@ import type { Kysely } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerTables } from '../db/schema';
 import { AppError } from '../http/errors';
-import {
-  type ProviderClient,
-  type ProviderResult,
-  ProviderUnreachableError,
-} from '../provider-client/provider-client';
-import { setProviderUserStatus } from '../provider-client/users';
+import type { ProviderClient } from '../provider-client/provider-client';
+import { describeResult } from '../provider-client/provider-result';
 import { hashVerificationId } from './verification-id';
 
 export interface ActivateDeps {
@@ -24,7 +20,7 @@ const INVALID = new AppError(
 );
 
 /**
- * ARCHITECTURE "Activation": the link's row is read and locked, the provider sets the user VERIFIED,
+ * ARCHITECTURE "Activation": the link's row is read and locked, the provider marks the e-mail verified,
  * and only then the link is marked used — all in one transaction. A second (or parallel) click
  * waits for the lock, then finds the link used: `isAlreadyActivated`. A failed provider call
  * changes nothing here, so the link still works once the provider is back.
@@ -47,20 +43,19 @@ export async function activateAccount(
     if (activation.used_at) return { isAlreadyActivated: true };
     if (activation.voided_at || activation.expires_at.getTime() <= Date.now()) throw INVALID;
 
-    let result: ProviderResult<unknown>;
-    try {
-      result = await setProviderUserStatus(provider, activation.sub, 'VERIFIED');
-    } catch (error) {
-      if (!(error instanceof ProviderUnreachableError)) throw error;
+    // The link proved the mailbox: the provider marks the e-mail verified (cidaas-facts.md, "Users").
+    const result = await provider.verifyAccount(activation.sub);
+    if (result.kind === 'unknown') {
+      log.warn({ reason: result.reason }, 'activation: the provider did not answer');
       throw new AppError(
         503,
         'activation_failed',
         'The account cannot be activated right now. Please try again later.',
       );
     }
-    if (!result.ok) {
+    if (result.kind === 'refusal' || result.data === 'no_user') {
       log.warn(
-        { sub: activation.sub, status: result.status, code: result.code },
+        { sub: activation.sub, outcome: describeResult(result) },
         'the provider refused an activation',
       );
       throw new AppError(

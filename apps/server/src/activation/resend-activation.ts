@@ -2,7 +2,7 @@ import { type Language, normaliseEmail } from '@concierge/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { consumeRateLimit } from '../http/rate-limit';
 import type { ProviderClient } from '../provider-client/provider-client';
-import { findProviderUser } from '../provider-client/users';
+import { describeResult } from '../provider-client/provider-result';
 import type { RegistrationDeps } from '../registration/complete-registration';
 import { issueActivation } from './issue-activation';
 
@@ -49,7 +49,7 @@ export async function resendActivation(
     .where('used_at', 'is', null)
     .where('voided_at', 'is', null)
     .executeTakeFirst();
-  if (!openLink && !(await isPendingAtProvider(deps, email, sub))) return;
+  if (!openLink && !(await isPendingAtProvider(deps, sub))) return;
 
   await db.transaction().execute(async (trx) => {
     // The code row serialises resends for this registration: the second one voids the first's link.
@@ -71,13 +71,18 @@ export async function resendActivation(
   log.info({ sub }, 'activation e-mail resent');
 }
 
-/** Every link used or void, yet the provider still has the user unverified: a new link is due. */
-async function isPendingAtProvider(deps: ResendDeps, email: string, sub: string): Promise<boolean> {
-  try {
-    const user = await findProviderUser(deps.provider, email);
-    return user.exists && user.sub === sub && user.status === 'PENDING';
-  } catch (error) {
-    deps.log.warn({ err: error }, 'resend: the provider could not say whether the account is active');
+/**
+ * Every link used or void, yet the provider still has the e-mail unverified: a new link is due.
+ * cidaas keeps such users VERIFIED with `email_verified: false`; other providers PENDING.
+ */
+async function isPendingAtProvider(deps: ResendDeps, sub: string): Promise<boolean> {
+  const user = await deps.provider.findUserBySub(sub);
+  if (user.kind !== 'answer') {
+    deps.log.warn(
+      { outcome: describeResult(user) },
+      'resend: the provider could not say whether the account is active',
+    );
     return false;
   }
+  return user.data !== null && (user.data.status === 'PENDING' || user.data.emailVerified === false);
 }

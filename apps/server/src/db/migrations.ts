@@ -172,4 +172,42 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0300_account_locks': {
+    async up(db) {
+      // Concierge's own lock at the provider after the third failure (spec §4): asked for in the
+      // webhook's transaction, applied at the provider afterwards (and retried until it is), lifted
+      // by a completed reset. Only a lock recorded here is Concierge's to lift.
+      await db.schema
+        .createTable('account_locks')
+        .addColumn('email', 'text', (column) => column.primaryKey())
+        .addColumn('sub', 'text')
+        .addColumn('state', 'text', (column) => column.notNull().check(sql`state in ('pending', 'locked')`))
+        .addColumn('requested_at', 'timestamptz', (column) => column.notNull())
+        .addColumn('locked_at', 'timestamptz')
+        .execute();
+      await db.schema
+        .createIndex('account_locks_pending')
+        .on('account_locks')
+        .column('requested_at')
+        .where(sql<boolean>`state = 'pending'`)
+        .execute();
+    },
+  },
+  '0301_sign_in_requests': {
+    async up(db) {
+      // Which tenant a provider request id was served for: cidaas sends a failed sign-in back with
+      // the request id but without the subdomain, and the page must keep the tenant's brand.
+      await db.schema
+        .createTable('sign_in_requests')
+        .addColumn('request_id', 'text', (column) => column.primaryKey())
+        .addColumn('tenant', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'timestamptz', (column) => column.notNull())
+        .execute();
+      await db.schema
+        .createIndex('sign_in_requests_created_at')
+        .on('sign_in_requests')
+        .column('created_at')
+        .execute();
+    },
+  },
 };

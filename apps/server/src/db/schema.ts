@@ -90,6 +90,23 @@ export interface MailOutboxTable {
   last_error: string | null;
 }
 
+/** Concierge's lock of an account at the provider (failed-logins/account-locks.ts). */
+export interface AccountLocksTable {
+  /** Normalised. */
+  email: string;
+  sub: string | null;
+  state: 'pending' | 'locked';
+  requested_at: Date;
+  locked_at: Date | null;
+}
+
+/** The tenant a provider request id was served for (tenants/sign-in-requests.ts). */
+export interface SignInRequestsTable {
+  request_id: string;
+  tenant: string;
+  created_at: Date;
+}
+
 export interface ServerTables {
   rate_limits: RateLimitsTable;
   registration_codes: RegistrationCodesTable;
@@ -99,4 +116,6 @@ export interface ServerTables {
   failed_login_counters: FailedLoginCountersTable;
   processed_webhook_events: ProcessedWebhookEventsTable;
   password_reset_requests: PasswordResetRequestsTable;
+  account_locks: AccountLocksTable;
+  sign_in_requests: SignInRequestsTable;
 }

@@ -1,7 +1,13 @@
 import type { WebhookEventType } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import type { ServerTables } from '../db/schema';
-import { clearFailedLogins, countFailedLogin, markAccountLocked } from './failed-login-counters';
+import { requestAccountLock } from './account-locks';
+import {
+  clearFailedLogins,
+  countFailedLogin,
+  LOCKED_COUNTER,
+  markAccountLocked,
+} from './failed-login-counters';
 
 /** A provider event reduced to what the counter needs (provider-protocol.md, "Webhooks"). */
 export interface CounterEvent {
@@ -11,13 +17,16 @@ export interface CounterEvent {
   tenant: string;
   /** Normalised. */
   email: string;
+  /** The account's sub when the event named it. */
+  sub?: string;
 }
 
 /** How long an event id is remembered; the provider gives up retrying long before. */
 export const PROCESSED_EVENT_RETENTION_DAYS = 30;
 
 /**
- * Applies one event to the counter, at most once per event id: the id's row and the counter change
+ * Applies one event to the counter, at most once per event id (the third failure also asks for the
+ * account's lock, which the caller then applies at the provider): the id's row and the counter change
  * commit together, so a retried delivery — also one arriving in parallel, which waits on the id's
  * unique index until the first commits — finds the id and changes nothing.
  */
@@ -35,7 +44,9 @@ export async function applyWebhookEvent(
     if (!isFirstDelivery) return 'duplicate';
     switch (event.eventtype) {
       case 'LOGIN_FAILURE':
-        await countFailedLogin(trx, event.tenant, event.email);
+        if ((await countFailedLogin(trx, event.tenant, event.email)) >= LOCKED_COUNTER) {
+          await requestAccountLock(trx, { email: event.email, sub: event.sub });
+        }
         break;
       case 'ACCOUNT_LOCKED':
         await markAccountLocked(trx, event.tenant, event.email);

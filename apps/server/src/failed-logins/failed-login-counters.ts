@@ -1,7 +1,7 @@
 import { type Kysely, sql } from '@concierge/database';
 import type { ServerTables } from '../db/schema';
 
-/** spec §4, §9: the provider locks at the third failure; the counter says at least this much then. */
+/** spec §4, §9: the third failure locks the account; the counter says at least this much then. */
 export const LOCKED_COUNTER = 3;
 
 /**
@@ -22,9 +22,16 @@ export async function readFailedLoginCounter(
   return row?.counter ?? 0;
 }
 
-/** One more failure for the tenant and e-mail; one atomic upsert, so parallel events all count. */
-export async function countFailedLogin(db: Kysely<ServerTables>, tenant: string, email: string) {
-  await db
+/**
+ * One more failure for the tenant and e-mail; one atomic upsert, so parallel events all count.
+ * Returns the count after it.
+ */
+export async function countFailedLogin(
+  db: Kysely<ServerTables>,
+  tenant: string,
+  email: string,
+): Promise<number> {
+  const row = await db
     .insertInto('failed_login_counters')
     .values({ tenant, email, counter: 1, updated_at: new Date() })
     .onConflict((conflict) =>
@@ -33,7 +40,9 @@ export async function countFailedLogin(db: Kysely<ServerTables>, tenant: string,
         updated_at: new Date(),
       }),
     )
-    .execute();
+    .returning('counter')
+    .executeTakeFirstOrThrow();
+  return row.counter;
 }
 
 /**

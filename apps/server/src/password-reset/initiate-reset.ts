@@ -1,13 +1,13 @@
-import {
-  normaliseEmail,
-  type ResetPasswordInitiateBody,
-  resetPasswordInitiatedSchema,
-} from '@concierge/contracts';
+import { normaliseEmail } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerTables } from '../db/schema';
+import { AppError } from '../http/errors';
 import { consumeRateLimit } from '../http/rate-limit';
+import { INVALID_REQUEST_ID } from '../provider-client/cidaas-codes';
 import type { ProviderClient } from '../provider-client/provider-client';
+import { describeResult, isRefusedWith } from '../provider-client/provider-result';
+import type { SignInClient } from '../provider-client/sign-in-requests';
 import { recordResetRequest } from './reset-requests';
 
 export interface ResetDependencies {
@@ -22,20 +22,20 @@ export interface InitiateResetInput {
   /** The asker's Accept-Language: the e-mail's language when the account has none on record. */
   acceptLanguage?: string;
   ip: string;
+  /** The page's tenant's client: a fresh request id comes from it when the page's has expired. */
+  client: SignInClient;
 }
 
 // A person asks a few times at most; more is somebody mailing other people's inboxes.
 const PER_IP = { limit: 20, windowSeconds: 15 * 60 };
 const PER_EMAIL = { limit: 5, windowSeconds: 15 * 60 };
 
-/** The provider takes at most this much of Accept-Language (contracts: resetPasswordInitiateBodySchema). */
-const ACCEPT_LANGUAGE_MAX = 200;
-
 /**
- * Asks the provider to e-mail a reset link (provider-protocol.md, "Admin API"). Whatever happens for
- * this e-mail — unknown, refused, rate-limited here — the caller answers the same, so nothing here
- * tells whether an account exists (ARCHITECTURE §6). Only an unreachable provider is thrown
- * (ProviderUnreachableError): that depends on the provider, not on the e-mail.
+ * Asks the provider to e-mail a reset link. Whatever happens for this e-mail — unknown, refused,
+ * rate-limited here — the caller answers the same, so nothing here tells whether an account exists
+ * (ARCHITECTURE §6). What depends on the provider and not on the e-mail is said: an expired request
+ * id (cidaas 10001, the page stood open too long) gets a fresh one and one retry, and only when that
+ * fails too, or the provider does not answer, is the person told to try again.
  */
 export async function initiatePasswordReset(
   deps: ResetDependencies,
@@ -48,19 +48,20 @@ export async function initiatePasswordReset(
     (await consumeRateLimit(db, { key: `reset-initiate:email:${email}`, ...PER_EMAIL }));
   if (!isWithinLimits) return;
 
-  const body: ResetPasswordInitiateBody = {
-    requestId: input.requestId,
-    email,
-    processingType: 'LINK',
-    resetMedium: 'email',
-    ...(input.acceptLanguage ? { acceptLanguage: input.acceptLanguage.slice(0, ACCEPT_LANGUAGE_MAX) } : {}),
-  };
-  const result = await provider.call<unknown>('POST', '/users-srv/resetpassword/initiate', body);
-  if (!result.ok) {
-    log.warn({ status: result.status, code: result.code }, 'the provider refused a reset initiate');
+  const initiate = (requestId: string) =>
+    provider.initiateReset({ requestId, email, acceptLanguage: input.acceptLanguage });
+  let result = await initiate(input.requestId);
+  if (isRefusedWith(result, INVALID_REQUEST_ID)) {
+    const fresh = await provider.generateRequestId(input.client);
+    if (fresh.kind === 'answer') result = await initiate(fresh.data);
+  }
+  if (result.kind === 'answer') {
+    // The rprq is the request id in the e-mailed link: remember whose it is for the unlock.
+    await recordResetRequest(db, result.data, email);
     return;
   }
-  // The answer's rprq is the request id in the e-mailed link: remember whose it is for the unlock.
-  const initiated = resetPasswordInitiatedSchema.safeParse(result.data);
-  if (initiated.success) await recordResetRequest(db, initiated.data.rprq, email);
+  log.warn({ outcome: describeResult(result) }, 'reset initiate did not go through');
+  if (result.kind === 'unknown' || isRefusedWith(result, INVALID_REQUEST_ID)) {
+    throw new AppError(503, 'default', 'The identity provider cannot be reached. Please try again.');
+  }
 }

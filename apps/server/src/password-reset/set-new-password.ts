@@ -1,97 +1,71 @@
-import { normaliseEmail, type ResetPasswordAcceptBody } from '@concierge/contracts';
+import { forgetAccountLock, isLockedByConcierge } from '../failed-logins/account-locks';
 import { clearFailedLogins } from '../failed-logins/failed-login-counters';
 import { AppError } from '../http/errors';
-import { type ProviderResult, ProviderUnreachableError } from '../provider-client/provider-client';
-import { findProviderUser, setProviderUserStatus } from '../provider-client/users';
+import { INVALID_RESET_LINK, PASSWORD_MISMATCH, PASSWORD_POLICY } from '../provider-client/cidaas-codes';
+import type { ResetAcceptance } from '../provider-client/password-reset';
+import { describeResult, isRefusedWith } from '../provider-client/provider-result';
 import type { ResetDependencies } from './initiate-reset';
 import { emailOfResetRequest } from './reset-requests';
 
-export interface SetNewPasswordInput {
-  resetRequestId: string;
-  exchangeId: string;
-  password: string;
-  confirmPassword: string;
-}
-
-/** What the accept answer may carry besides `reseted`; the embedded provider sends neither. */
-interface AcceptedData {
-  sub?: unknown;
-  email?: unknown;
-}
-
 /**
  * ARCHITECTURE "Password reset / unlock": the provider sets the new password, then the account is
- * unlocked (status VERIFIED — which also activates an account that was never activated: the link
- * proved the e-mail, spec §4) and its failed-login counter cleared in every tenant.
+ * unlocked (also activated when its e-mail was never verified: the link proved it, spec §4) and its
+ * failed-login counter cleared in every tenant.
  */
-export async function setNewPassword(deps: ResetDependencies, input: SetNewPasswordInput): Promise<void> {
-  const accepted = await acceptNewPassword(deps, input);
-  const account = {
-    // Whose link this is: as recorded when this server started the reset, else as the provider says.
-    // Never the e-mail in the request body: anyone with a link for their own account could put
-    // another one there and unlock or activate it.
-    email:
-      (await emailOfResetRequest(deps.db, input.resetRequestId)) ??
-      (typeof accepted.email === 'string' ? normaliseEmail(accepted.email) : undefined),
-    sub: typeof accepted.sub === 'string' ? accepted.sub : undefined,
-  };
-  await unlockAccount(deps, account);
-  if (account.email) await clearFailedLogins(deps.db, account.email);
+export async function setNewPassword(deps: ResetDependencies, input: ResetAcceptance): Promise<void> {
+  await acceptNewPassword(deps, input);
+  // Whose link this is: as recorded when this server started the reset. Never the e-mail in the
+  // request body: anyone with a link for their own account could put another one there.
+  const email = await emailOfResetRequest(deps.db, input.resetRequestId);
+  await unlockAfterReset(deps, email);
+  if (email) await clearFailedLogins(deps.db, email);
 }
 
-async function acceptNewPassword(deps: ResetDependencies, input: SetNewPasswordInput): Promise<AcceptedData> {
-  const body: ResetPasswordAcceptBody = input;
-  let result: ProviderResult<AcceptedData>;
-  try {
-    result = await deps.provider.call<AcceptedData>('POST', '/users-srv/resetpassword/accept', body);
-  } catch (error) {
-    // The outcome is unknown: the password may or may not have changed. The link tells on a retry.
-    if (error instanceof ProviderUnreachableError) {
-      throw new AppError(503, 'default', 'The identity provider cannot be reached. Please try again.');
-    }
-    throw error;
+async function acceptNewPassword(deps: ResetDependencies, input: ResetAcceptance): Promise<void> {
+  const result = await deps.provider.acceptReset(input);
+  if (result.kind === 'answer') return;
+  if (result.kind === 'unknown') {
+    // The password may or may not have changed: said as it is, never guessed.
+    deps.log.warn({ reason: result.reason }, 'reset accept: outcome unknown');
+    throw new AppError(
+      503,
+      'default',
+      'The identity provider did not confirm the new password. Try to sign in with it, or try again.',
+    );
   }
-  if (result.ok) return result.data ?? {};
-  switch (String(result.code)) {
-    case 'invalid_reset_request':
-      throw new AppError(400, 'link_invalid', 'The reset link is invalid, used or expired.');
-    case 'password_mismatch':
-      throw new AppError(400, 'password_mismatch', 'New password and password confirmation do not match.');
-    case 'password_too_weak':
-      throw new AppError(400, 'password_too_weak', 'The password does not meet the password rules.');
-    default:
-      deps.log.warn({ status: result.status, code: result.code }, 'the provider refused a reset accept');
-      throw result.status < 500
-        ? new AppError(400, 'default', 'The new password could not be set.')
-        : new AppError(502, 'default', 'The identity provider could not set the new password.');
+  if (isRefusedWith(result, INVALID_RESET_LINK)) {
+    throw new AppError(400, 'link_invalid', 'The reset link is invalid, used or expired.');
   }
+  if (isRefusedWith(result, PASSWORD_MISMATCH)) {
+    throw new AppError(400, 'password_mismatch', 'New password and password confirmation do not match.');
+  }
+  if (isRefusedWith(result, PASSWORD_POLICY)) {
+    throw new AppError(400, 'password_too_weak', 'The password does not meet the password rules.');
+  }
+  deps.log.warn({ outcome: describeResult(result) }, 'the provider refused a reset accept');
+  throw new AppError(400, 'default', 'The new password could not be set.');
 }
 
 /**
- * Sets the account VERIFIED. By now the password IS changed: a failure here is answered as
- * could_not_unlock_user (a 500), so the person knows the new password counts but the account may still
- * be locked — and not as a failed reset, which would send them to reset again with a used link.
+ * By now the password IS changed: a failure here is answered as could_not_unlock_user, so the person
+ * knows the new password counts but the account may still be locked — and not as a failed reset,
+ * which would send them to reset again with a used link.
  */
-async function unlockAccount(deps: ResetDependencies, account: { email?: string; sub?: string }) {
+async function unlockAfterReset(deps: ResetDependencies, email: string | undefined): Promise<void> {
   const couldNotUnlock = (reason: string) => {
     deps.log.error({ reason }, 'password reset: the account could not be unlocked');
     return new AppError(
-      500,
+      502,
       'could_not_unlock_user',
       'The password was changed, but the account could not be unlocked.',
     );
   };
-  try {
-    let { sub } = account;
-    if (!sub && account.email) {
-      const user = await findProviderUser(deps.provider, account.email);
-      if (user.exists) sub = user.sub;
-    }
-    if (!sub) throw couldNotUnlock('the reset belongs to no account this server knows of');
-    const result = await setProviderUserStatus(deps.provider, sub, 'VERIFIED');
-    if (!result.ok) throw couldNotUnlock(`status change refused (HTTP ${result.status})`);
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw couldNotUnlock((error as Error).message);
-  }
+  if (!email) throw couldNotUnlock('the reset belongs to no account this server knows of');
+  const user = await deps.provider.findUserByEmail(email);
+  if (user.kind !== 'answer') throw couldNotUnlock(describeResult(user));
+  if (!user.data) throw couldNotUnlock('the provider has no account with this e-mail');
+  const isOurLock = await isLockedByConcierge(deps.db, email);
+  const unlocked = await deps.provider.unlockAccount(user.data.sub, { isOurLock });
+  if (unlocked.kind !== 'answer') throw couldNotUnlock(describeResult(unlocked));
+  await forgetAccountLock(deps.db, email);
 }

@@ -1,35 +1,114 @@
-import type { ProviderClient, ProviderResult } from './provider-client';
+import { normaliseEmail } from '@concierge/contracts';
+import { USER_NOT_FOUND } from './cidaas-codes';
+import type { ProviderHttp } from './provider-http';
+import { answer, isRefusedWith, type ProviderResult, unknown } from './provider-result';
 
-export type ProviderUserStatus = 'PENDING' | 'VERIFIED' | 'DECLINED';
+/** cidaas's user statuses (cidaas-facts.md, "Users"); PENDING only where a provider still uses it. */
+export type ProviderUserStatus = 'VERIFIED' | 'DECLINED' | 'BLOCKED' | 'PENDING';
 
-/** Admin look-up by e-mail: `POST /useractions-srv/userexistence` (cidaas code 10301 = not found). */
-export async function findProviderUser(
-  client: ProviderClient,
-  email: string,
-): Promise<{ exists: true; sub: string; status?: ProviderUserStatus } | { exists: false }> {
-  const result = await client.call<{ sub?: string; userStatus?: ProviderUserStatus }>(
-    'POST',
-    '/useractions-srv/userexistence',
-    { email },
-  );
-  if (result.ok && typeof result.data?.sub === 'string') {
-    return { exists: true, sub: result.data.sub, status: result.data.userStatus };
-  }
-  if (!result.ok && (result.status === 404 || String(result.code) === '10301')) return { exists: false };
-  throw new Error(`user look-up failed: ${describe(result)}`);
+export interface ProviderUser {
+  sub: string;
+  email?: string;
+  /** Undefined when the answer did not say. */
+  status?: string;
+  emailVerified?: boolean;
 }
 
-/** `PATCH /user-srv/users/{sub}/status`: VERIFIED activates and unlocks, DECLINED locks. */
-export async function setProviderUserStatus(
-  client: ProviderClient,
+interface UserData {
+  sub?: unknown;
+  email?: unknown;
+  userStatus?: unknown;
+  email_verified?: unknown;
+  exist?: unknown;
+}
+
+/**
+ * "No such user", however the provider says it: 204, 404, or code 10301 (cidaas documents 204 and
+ * 417 + 10301; it has never been seen to answer 404, other providers do).
+ */
+function isNotFound(result: ProviderResult<unknown>): boolean {
+  if (result.kind === 'answer') return result.status === 204 || result.data === undefined;
+  return result.kind === 'refusal' && (result.status === 404 || isRefusedWith(result, USER_NOT_FOUND));
+}
+
+function userOf(data: UserData | undefined): ProviderUser | undefined {
+  if (typeof data?.sub !== 'string' || data.sub === '') return undefined;
+  return {
+    sub: data.sub,
+    email: typeof data.email === 'string' ? normaliseEmail(data.email) : undefined,
+    status: typeof data.userStatus === 'string' ? data.userStatus : undefined,
+    emailVerified: typeof data.email_verified === 'boolean' ? data.email_verified : undefined,
+  };
+}
+
+/**
+ * The user with this e-mail, or null: the recorded user-existence check, and — because no recorded
+ * answer shows whether it carries the sub — the user search when it does not.
+ */
+export async function findUserByEmail(
+  http: ProviderHttp,
+  email: string,
+): Promise<ProviderResult<ProviderUser | null>> {
+  const existence = await http.admin<UserData>({
+    method: 'POST',
+    path: '/useractions-srv/userexistence',
+    body: { email },
+  });
+  if (isNotFound(existence)) return answer(null);
+  if (existence.kind !== 'answer') return existence;
+  if (existence.data?.exist === false) return answer(null);
+  const user = userOf(existence.data);
+  if (user) return answer({ ...user, email: user.email ?? normaliseEmail(email) });
+  return searchUserByEmail(http, email);
+}
+
+async function searchUserByEmail(http: ProviderHttp, email: string): Promise<ProviderResult<ProviderUser>> {
+  const search = await http.admin<UserData[]>({
+    method: 'POST',
+    path: '/users-srv/user/search',
+    body: { email },
+  });
+  if (search.kind !== 'answer') return search;
+  const wanted = normaliseEmail(email);
+  const user = (Array.isArray(search.data) ? search.data : [])
+    .map(userOf)
+    .find((candidate) => candidate?.email === wanted);
+  // The existence check said yes: a search that finds nobody leaves the question open.
+  return user ? answer(user) : unknown('the user exists, but the search did not find it');
+}
+
+/** The user with this sub (e-mail, status, e-mail verified), or null. */
+export async function findUserBySub(
+  http: ProviderHttp,
+  sub: string,
+): Promise<ProviderResult<ProviderUser | null>> {
+  const result = await http.admin<UserData>({
+    method: 'GET',
+    path: `/users-srv/internal/userinfo/profile/${encodeURIComponent(sub)}`,
+  });
+  if (isNotFound(result)) return answer(null);
+  if (result.kind !== 'answer') return result;
+  return answer(userOf(result.data) ?? null);
+}
+
+/** `PATCH /user-srv/users/{sub}/status`. */
+export function setUserStatus(
+  http: ProviderHttp,
   sub: string,
   status: ProviderUserStatus,
 ): Promise<ProviderResult<unknown>> {
-  return client.call('PATCH', `/user-srv/users/${encodeURIComponent(sub)}/status`, { status });
+  return http.admin({
+    method: 'PATCH',
+    path: `/user-srv/users/${encodeURIComponent(sub)}/status`,
+    body: { status },
+  });
 }
 
-export function describe(result: ProviderResult<unknown>): string {
-  return result.ok
-    ? `HTTP ${result.status}`
-    : `HTTP ${result.status} ${result.code ?? ''} ${result.message ?? ''}`.trim();
+/** Marks the e-mail verified: cidaas's activation of a self-registered user (never VERIFIED again). */
+export function markEmailVerified(http: ProviderHttp, sub: string): Promise<ProviderResult<unknown>> {
+  return http.admin({
+    method: 'PUT',
+    path: `/users-srv/user/profile/${encodeURIComponent(sub)}`,
+    body: { email_verified: true },
+  });
 }

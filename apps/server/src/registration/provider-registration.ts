@@ -1,54 +1,48 @@
 import type { Language } from '@concierge/contracts';
-import {
-  type ProviderClient,
-  type ProviderResult,
-  ProviderUnreachableError,
-} from '../provider-client/provider-client';
+import { REQUIRED_FIELD_MISSING } from '../provider-client/cidaas-codes';
+import type { ProviderClient } from '../provider-client/provider-client';
+import { describeResult, isRefusedWith } from '../provider-client/provider-result';
+import type { SignInClient } from '../provider-client/sign-in-requests';
 
 export type ProviderRegistration =
   | { outcome: 'created'; sub: string }
-  /** The provider already has a user with this e-mail (409). */
+  /** The provider already has a user with this e-mail. */
   | { outcome: 'email_taken' }
+  /** The tenant's registration setup requires a field the portal does not ask for (cidaas 507). */
+  | { outcome: 'field_required'; reason: string }
+  /** Nothing was sent: no fresh request id could be had for the tenant's client. */
+  | { outcome: 'not_sent'; reason: string }
   /** A definite refusal: nothing was created. */
-  | { outcome: 'refused'; status: number; reason: string }
+  | { outcome: 'refused'; reason: string }
   /** It may or may not have been created: timeout, broken connection, 5xx or an unreadable answer. */
   | { outcome: 'unknown'; reason: string };
 
 /**
- * `POST /users-srv/register` (provider-protocol.md, "Admin API"): the user starts PENDING. Every
- * answer is sorted into what it means for the claimed code; only a 4xx is a definite "no".
+ * Registers the user at the provider for the tenant's client: a fresh request id from authz/generate
+ * (cidaas refuses register without one), then `POST /users-srv/register`. Every answer is sorted
+ * into what it means for the claimed code. How cidaas refuses an e-mail that is taken is not
+ * recorded, so any refusal is followed by a second existence check: a user there now means "taken".
  */
 export async function registerAtProvider(
   provider: ProviderClient,
-  input: { email: string; password: string; language: Language },
+  input: { email: string; password: string; language: Language; client: SignInClient },
 ): Promise<ProviderRegistration> {
-  let result: ProviderResult<{ sub?: unknown }>;
-  try {
-    result = await provider.call<{ sub?: unknown }>('POST', '/users-srv/register', {
-      email: input.email,
-      password: input.password,
-      password_echo: input.password,
-      provider: 'self',
-      locale: input.language,
-    });
-  } catch (error) {
-    if (error instanceof ProviderUnreachableError) return { outcome: 'unknown', reason: error.message };
-    // The token request was refused: the register request itself was never sent.
-    return { outcome: 'refused', status: 502, reason: (error as Error).message };
+  const requestId = await provider.generateRequestId(input.client);
+  if (requestId.kind !== 'answer') {
+    return { outcome: 'not_sent', reason: `authz/generate: ${describeResult(requestId)}` };
   }
-  if (result.ok) {
-    const sub = result.data?.sub;
-    return typeof sub === 'string' && sub.length > 0
-      ? { outcome: 'created', sub }
-      : { outcome: 'unknown', reason: 'success without a sub' };
+  const result = await provider.registerUser({
+    requestId: requestId.data,
+    email: input.email,
+    password: input.password,
+    locale: input.language,
+  });
+  if (result.kind === 'answer') return { outcome: 'created', sub: result.data.sub };
+  if (result.kind === 'unknown') return { outcome: 'unknown', reason: result.reason };
+  if (isRefusedWith(result, REQUIRED_FIELD_MISSING)) {
+    return { outcome: 'field_required', reason: result.message ?? 'a required field is missing' };
   }
-  if (result.status === 409) return { outcome: 'email_taken' };
-  if (result.status >= 400 && result.status < 500) {
-    return {
-      outcome: 'refused',
-      status: result.status,
-      reason: `HTTP ${result.status} ${result.code ?? ''}`.trim(),
-    };
-  }
-  return { outcome: 'unknown', reason: `HTTP ${result.status}` };
+  const existing = await provider.findUserByEmail(input.email);
+  if (existing.kind === 'answer' && existing.data) return { outcome: 'email_taken' };
+  return { outcome: 'refused', reason: describeResult(result) };
 }

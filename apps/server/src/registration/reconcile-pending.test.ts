@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { findProviderUser } from '../provider-client/users';
 import { codeRow, insertCode, outboxFor, register, uniqueEmail } from '../test-support/account-fixtures';
 import { type EmbeddedProvider, startEmbeddedProvider } from '../test-support/embedded-provider';
 import { type ProviderProxy, startProviderProxy } from '../test-support/provider-proxy';
@@ -22,7 +21,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   proxy.register = { kind: 'forward' };
-  proxy.hideUsers = false;
+  proxy.hiddenLookUps = 0;
   proxy.isDown = false;
 });
 
@@ -63,8 +62,9 @@ describe('a registration whose provider call has an unknown outcome', () => {
     const result = await reconcilePendingRegistrations(deps(), { olderThanSeconds: 0 });
     expect(result).toEqual({ completed: 1, released: 0, unresolved: 0 });
 
-    const user = await findProviderUser(server.provider, email);
-    if (!user.exists) throw new Error('the provider should have the user');
+    const found = await server.provider.findUserByEmail(email);
+    const user = found.kind === 'answer' ? found.data : null;
+    if (!user) throw new Error('the provider should have the user');
     expect(await codeRow(server.db, code)).toMatchObject({ status: 'used', sub: user.sub });
     const [mail] = await outboxFor(server.db, email);
     expect(mail).toMatchObject({ kind: 'activation' });
@@ -147,8 +147,9 @@ describe('a registration whose provider call has an unknown outcome', () => {
 
 describe('a definite refusal by the provider', () => {
   it('releases the code and names an e-mail the provider registered in the meantime', async () => {
-    // The look-up says "unknown", the register says 409: somebody registered the address just now.
-    proxy.hideUsers = true;
+    // The first look-up says "unknown", the register refuses, and the look-up after the refusal finds
+    // the address: somebody registered it just now.
+    proxy.hiddenLookUps = 1;
     const code = await insertCode(server.db);
     const response = await register(server.app, { email: 'demo@concierge.test', code });
     expect(response.statusCode).toBe(409);

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProviderClient } from '../provider-client/provider-client';
-import { findProviderUser } from '../provider-client/users';
+import { describeResult } from '../provider-client/provider-result';
 import { completeRegistration, type RegistrationDeps } from './complete-registration';
 import { releaseRegistrationCode } from './registration-codes';
 
@@ -48,16 +48,22 @@ export async function reconcilePendingRegistrations(
   for (const row of pending) {
     const email = row.claimed_email;
     if (!email || !row.claimed_at) continue;
+    const user = await provider.findUserByEmail(email);
+    if (user.kind !== 'answer') {
+      result.unresolved += 1;
+      log.warn({ outcome: describeResult(user) }, 'reconciler: a pending registration stays pending for now');
+      continue;
+    }
     try {
-      const user = await findProviderUser(provider, email);
-      if (user.exists) {
+      if (user.data) {
         const outcome = await completeRegistration(deps, {
           code: row.code,
           email,
-          sub: user.sub,
+          sub: user.data.sub,
           language: row.claimed_language,
         });
-        if (outcome === 'taken_by_another') log.error({ sub: user.sub }, 'reconciler: code taken by another');
+        if (outcome === 'taken_by_another')
+          log.error({ sub: user.data.sub }, 'reconciler: code taken by another');
         else result.completed += 1;
       } else {
         const isReleased = await releaseRegistrationCode(db, {
@@ -68,8 +74,10 @@ export async function reconcilePendingRegistrations(
         if (isReleased) result.released += 1;
       }
     } catch (error) {
+      // Only the name and SQLSTATE: a database message may quote the row's values.
+      const { name, code } = error as { name?: string; code?: string };
       result.unresolved += 1;
-      log.warn({ err: error }, 'reconciler: a pending registration stays pending for now');
+      log.warn({ name, code }, 'reconciler: recording failed; the registration stays pending');
     }
   }
   if (result.completed + result.released + result.unresolved > 0)

@@ -2,8 +2,8 @@ import { isStrongPassword, type Language, type RegisterUserAnswer } from '@conci
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../http/errors';
 import type { ProviderClient } from '../provider-client/provider-client';
-import { ProviderUnreachableError } from '../provider-client/provider-client';
-import { findProviderUser } from '../provider-client/users';
+import { describeResult } from '../provider-client/provider-result';
+import type { SignInClient } from '../provider-client/sign-in-requests';
 import { type CompletionOutcome, completeRegistration, type RegistrationDeps } from './complete-registration';
 import { checkInvitation } from './invitation-check';
 import { PASSWORD_RULE_MESSAGE } from './password-rule';
@@ -29,6 +29,8 @@ export interface RegisterUserInput {
   code: string;
   /** The subdomain of the tenant the request's client id belongs to. */
   tenant: string;
+  /** That tenant's client: the provider registers users for a sign-in request of it. */
+  client: SignInClient;
   inviteId: string | undefined;
   language: Language;
 }
@@ -58,7 +60,7 @@ export async function registerUser(
   if (code.status === 'revoked') throw codeRefusal(code);
   if (await findCodeHeldByEmail(db, input.email)) throw emailRegisteredHere();
   if (code.status !== 'unused') throw codeRefusal(code);
-  await ensureUnknownToProvider(provider, input.email);
+  await ensureUnknownToProvider(deps, input.email);
 
   const claim = await claimRegistrationCode(db, {
     code: input.code,
@@ -74,6 +76,7 @@ export async function registerUser(
     email: input.email,
     password: input.password,
     language: input.language,
+    client: input.client,
   });
   switch (registration.outcome) {
     case 'email_taken':
@@ -81,14 +84,32 @@ export async function registerUser(
       throw emailRegisteredAtProvider();
     case 'refused':
       await releaseRegistrationCode(db, { code: input.code, email: input.email });
-      log.warn(
-        { status: registration.status, reason: registration.reason },
-        'the provider refused a registration',
-      );
+      log.warn({ reason: registration.reason }, 'the provider refused a registration');
       throw new AppError(
-        registration.status === 400 ? 400 : 502,
+        400,
         'errorCreatingNewUser',
         'The account could not be created. Please try again or contact support.',
+      );
+    case 'not_sent':
+      await releaseRegistrationCode(db, { code: input.code, email: input.email });
+      log.warn({ reason: registration.reason }, 'registration: no sign-in request for the tenant');
+      throw new AppError(
+        503,
+        'registration_error',
+        'The identity provider cannot be reached. Please try again later.',
+      );
+    case 'field_required':
+      // The tenant's registration setup at the provider asks for more than the portal does: an
+      // operator's setting (docs/cidaas-setup.md), never the person's fault.
+      await releaseRegistrationCode(db, { code: input.code, email: input.email });
+      log.error(
+        { reason: registration.reason },
+        'the provider requires a registration field the portal does not ask for',
+      );
+      throw new AppError(
+        400,
+        'registration_error',
+        'The account could not be created. Please contact your property manager.',
       );
     case 'unknown':
       // Not a failure: the identity may exist. The code stays pending until the reconciler knows.
@@ -123,19 +144,18 @@ export async function registerUser(
   return { sub: registration.sub, activationMailQueued: true };
 }
 
-async function ensureUnknownToProvider(provider: ProviderClient, email: string): Promise<void> {
-  let user: Awaited<ReturnType<typeof findProviderUser>>;
-  try {
-    user = await findProviderUser(provider, email);
-  } catch (error) {
-    const isUnreachable = error instanceof ProviderUnreachableError;
-    throw new AppError(
-      isUnreachable ? 503 : 502,
-      'registration_error',
-      'The identity provider cannot be reached. Please try again later.',
-    );
+async function ensureUnknownToProvider(deps: RegisterUserDeps, email: string): Promise<void> {
+  const user = await deps.provider.findUserByEmail(email);
+  if (user.kind === 'answer') {
+    if (user.data) throw emailRegisteredAtProvider();
+    return;
   }
-  if (user.exists) throw emailRegisteredAtProvider();
+  deps.log.warn({ outcome: describeResult(user) }, 'registration: the user look-up failed');
+  throw new AppError(
+    user.kind === 'unknown' ? 503 : 502,
+    'registration_error',
+    'The identity provider cannot be reached. Please try again later.',
+  );
 }
 
 /** spec §8: what a code that cannot be used is called. */

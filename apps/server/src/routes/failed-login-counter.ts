@@ -6,7 +6,7 @@ import {
 import type { Kysely } from '@concierge/database';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerTables } from '../db/schema';
-import { readFailedLoginCounter } from '../failed-logins/failed-login-counters';
+import { LOCKED_COUNTER, readFailedLoginCounter } from '../failed-logins/failed-login-counters';
 import { AppError } from '../http/errors';
 import { parseInput } from '../http/parse-input';
 import { consumeRateLimit } from '../http/rate-limit';
@@ -59,6 +59,28 @@ export async function failedLoginCounterRoute(app: FastifyInstance, options: Fai
       (await consumeRateLimit(db, { key: `counter:email:${email}`, ...PER_EMAIL }));
     if (!isWithinLimits) throw new AppError(429, 'too_many_requests', 'Too many requests. Try again later.');
     const tenant = registry.bySubdomain(query.subdomain);
-    return [{ counter: tenant ? await readFailedLoginCounter(db, tenant.subdomain, email) : 0 }];
+    if (!tenant) return [{ counter: 0 }];
+    return [{ counter: await counterAfter(db, { tenant: tenant.subdomain, email, after: query.after }) }];
   });
+}
+
+// cidaas does not hold its redirect until its webhook is delivered: the event of the attempt the
+// page just made may come a few seconds after the page asks.
+const EVENT_WAIT_MS = 5000;
+const EVENT_POLL_MS = 200;
+
+/** The counter, once it has moved past `after` (or is locked), or as it is after the wait. */
+async function counterAfter(
+  db: Kysely<ServerTables>,
+  query: { tenant: string; email: string; after: number | undefined },
+): Promise<number> {
+  const deadline = Date.now() + EVENT_WAIT_MS;
+  let counter = await readFailedLoginCounter(db, query.tenant, query.email);
+  const isWaiting = () =>
+    query.after !== undefined && counter <= query.after && counter < LOCKED_COUNTER && Date.now() < deadline;
+  while (isWaiting()) {
+    await new Promise((resolve) => setTimeout(resolve, EVENT_POLL_MS));
+    counter = await readFailedLoginCounter(db, query.tenant, query.email);
+  }
+  return counter;
 }

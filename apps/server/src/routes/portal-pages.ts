@@ -1,7 +1,7 @@
 import { failure, isLanguage } from '@concierge/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { renderDocument } from '../ssr/document';
-import { type PageStateContext, pageStateFor } from '../ssr/page-state';
+import { type PageStateContext, pageStateFor, pageStateWithTenant } from '../ssr/page-state';
 
 // spec §2: the portal's routes; the server renders them all, the portal decides what each shows.
 export const PORTAL_ROUTES = [
@@ -26,7 +26,7 @@ export async function renderPortalPage(
     queryStart === -1 ? '' : request.url.slice(queryStart),
   );
   if (redirect) return reply.redirect(redirect, 302);
-  const state = pageStateFor(request, context);
+  const state = await pageStateWithTenant(request, context);
   const page = await build.bundle.renderPage(request.url, state);
   const { stylesheetUrl } = state.tenant.design;
   const html = renderDocument({

@@ -1,5 +1,6 @@
 import { type Language, type PortalTenant, pickLanguage, type RuntimeConfig } from '@concierge/contracts';
 import type { FastifyRequest } from 'fastify';
+import type { SignInRequests } from '../tenants/sign-in-requests';
 import type { TenantRegistry } from '../tenants/tenant-registry';
 import type { PortalBuild } from './portal-bundle';
 
@@ -7,6 +8,7 @@ export interface PageStateContext {
   build: PortalBuild;
   runtime: RuntimeConfig;
   registry: TenantRegistry;
+  signInRequests: SignInRequests;
 }
 
 export interface ServerPageState {
@@ -24,15 +26,17 @@ function pagePathOf(query: Record<string, unknown>): string {
 /**
  * Everything a page is rendered with, decided on the server: the tenant from the registry (spec §1:
  * subdomain, else host, else the environment's default), the environment that goes with it, and the
- * browser's language.
+ * browser's language. `recoveredSubdomain` is the tenant found for the page's request id when the
+ * query and host name none (tenantForPage).
  */
 export function pageStateFor(
   request: FastifyRequest,
   { build, runtime, registry }: PageStateContext,
+  recoveredSubdomain?: string,
 ): ServerPageState {
   const query = request.query as Record<string, unknown>;
   const tenant = registry.resolve({
-    subdomain: query.subdomain,
+    subdomain: recoveredSubdomain ?? query.subdomain,
     host: request.hostname,
     fallbackEnvironment: runtime.env,
   });
@@ -47,4 +51,23 @@ export function pageStateFor(
       language,
     ),
   };
+}
+
+/**
+ * The page's tenant, also after a failed sign-in: cidaas sends the visitor back with the request id
+ * but without `subdomain`, so a request id seen before with a tenant brings that tenant back; one
+ * seen now with a tenant is remembered for then.
+ */
+export async function pageStateWithTenant(
+  request: FastifyRequest,
+  context: PageStateContext,
+): Promise<ServerPageState> {
+  const { requestId } = request.query as Record<string, unknown>;
+  const state = pageStateFor(request, context);
+  if (state.tenant.isRequested) {
+    await context.signInRequests.remember(requestId, state.tenant.subdomain);
+    return state;
+  }
+  const recovered = await context.signInRequests.tenantOf(requestId);
+  return recovered ? pageStateFor(request, context, recovered) : state;
 }

@@ -36,6 +36,9 @@ const tenantSchema = z.strictObject({
       hideRegisterLoginLink: z.boolean().default(false),
       skipFreshRequestIdRedirect: z.boolean().default(false),
       useSpecialLogo: z.boolean().default(false),
+      /** spec §4 registration flags; cidaas's client info has none, a provider's that does wins. */
+      registrationEnabled: z.boolean().default(true),
+      inviteEnabled: z.boolean().default(true),
     })
     .prefault({}),
 });

@@ -6,6 +6,7 @@ import {
   isSubdomain,
   type PortalTenant,
 } from '@concierge/contracts';
+import type { SignInClient } from '../provider-client/sign-in-requests';
 import { deriveBrandColors } from './brand-colors';
 import type { RegistryFile, TenantEntry } from './registry-file';
 
@@ -42,6 +43,11 @@ export class TenantRegistry {
     return this.file.tenants.find((tenant) => tenant.clientId === clientId);
   }
 
+  /** The tenant's client at the provider, as authz/generate needs it. */
+  signInClientOf(entry: TenantEntry): SignInClient {
+    return { clientId: entry.clientId, redirectUri: loginRedirectUriOf(entry) };
+  }
+
   defaultFor(environment: Environment): TenantEntry {
     return this.#entries.get(this.file.defaultTenants[environment])!;
   }
@@ -62,7 +68,7 @@ export class TenantRegistry {
       displayName: entry.displayName,
       portalUrl: entry.portalUrl,
       clientId: entry.clientId,
-      loginRedirectUri: entry.loginRedirectUri ?? `${entry.portalUrl}/callback`,
+      loginRedirectUri: loginRedirectUriOf(entry),
       design: this.design(entry),
       flags: entry.flags,
     };
@@ -101,4 +107,9 @@ export class TenantRegistry {
   portalOrigins(): string[] {
     return [...new Set(this.file.tenants.map((tenant) => new URL(tenant.portalUrl).origin))];
   }
+}
+
+/** Registered at the provider for the tenant's client: where a fresh request id's sign-in ends. */
+function loginRedirectUriOf(entry: TenantEntry): string {
+  return entry.loginRedirectUri ?? `${entry.portalUrl}/callback`;
 }

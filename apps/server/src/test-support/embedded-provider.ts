@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,8 @@ export async function startEmbeddedProvider(env: Record<string, string> = {}): P
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'server-test-provider-'));
+  const clientsFile = join(dataDir, 'clients.json');
+  writeFileSync(clientsFile, JSON.stringify(registryClients()));
   const { DATABASE_URL: _ignored, ...parentEnv } = process.env;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/provider/src/main.ts'], {
     cwd: root,
@@ -31,6 +33,7 @@ export async function startEmbeddedProvider(env: Record<string, string> = {}): P
       DATA_DIR: dataDir,
       PROVIDER_ADMIN_CLIENT_ID: TEST_ADMIN_CLIENT.clientId,
       PROVIDER_ADMIN_CLIENT_SECRET: TEST_ADMIN_CLIENT.clientSecret,
+      PROVIDER_CLIENTS_FILE: clientsFile,
       LOG_LEVEL: 'warn',
       ...env,
     },
@@ -58,4 +61,23 @@ export async function startEmbeddedProvider(env: Record<string, string> = {}): P
   }
   await stop();
   throw new Error(`the embedded provider did not start within 60 s: ${stderr}`);
+}
+
+/**
+ * One client per tenant of the shipped registry, as an operator registers them at cidaas (and
+ * `npm start` does): the server asks authz/generate with a tenant's client when it registers.
+ */
+function registryClients() {
+  const registry = JSON.parse(readFileSync(join(root, 'tenants/tenants.json'), 'utf8')) as {
+    tenants: { subdomain: string; displayName: string; portalUrl: string; clientId: string }[];
+  };
+  return registry.tenants.map((tenant) => ({
+    client_id: tenant.clientId,
+    client_name: tenant.displayName,
+    subdomain: tenant.subdomain,
+    hosted_page_url: `http://portal.test/login?subdomain=${tenant.subdomain}`,
+    redirect_uris: [`${tenant.portalUrl}/callback`],
+    grant_types: ['authorization_code', 'refresh_token'],
+    token_endpoint_auth_method: 'none',
+  }));
 }

@@ -13,8 +13,8 @@ export type RegisterBehaviour =
 export interface ProviderProxy {
   url: string;
   register: RegisterBehaviour;
-  /** Makes the admin look-up answer "not found" for every e-mail, as if a user appeared just after it. */
-  hideUsers: boolean;
+  /** How many admin look-ups still answer "not found" for every e-mail, as if a user appeared just after. */
+  hiddenLookUps: number;
   /** Breaks every connection at once: the provider cannot be reached. */
   isDown: boolean;
   /** Resolves once the provider has answered this many register requests that the proxy withheld. */
@@ -32,7 +32,7 @@ export async function startProviderProxy(targetUrl: string): Promise<ProviderPro
   const proxy: ProviderProxy = {
     url: '',
     register: { kind: 'forward' },
-    hideUsers: false,
+    hiddenLookUps: 0,
     isDown: false,
     async withheldAnswers(count = 1) {
       const deadline = Date.now() + 10_000;
@@ -110,7 +110,8 @@ export async function startProviderProxy(targetUrl: string): Promise<ProviderPro
           });
         }
       }
-      if (proxy.hideUsers && request.method === 'POST' && path === '/useractions-srv/userexistence') {
+      if (proxy.hiddenLookUps > 0 && request.method === 'POST' && path === '/useractions-srv/userexistence') {
+        proxy.hiddenLookUps -= 1;
         const notFound = { success: false, status: 404, error: { code: 10301, error: 'user not found' } };
         return reply(
           response,

@@ -83,6 +83,25 @@ describe('login page', () => {
     );
   });
 
+  it('shows the same after a failure of a known user (sub, q) and of an unknown one, as cidaas sends them', async () => {
+    const cidaas =
+      '/login?groupname=default&lang=&view_type=login&requestId=r&error=invalid_username_password&username=anna%40example.ch&username_type=email';
+    const shown: string[] = [];
+    for (const extra of [
+      '&sub=6f1c2d3e-aaaa&q=6f1c****',
+      '&error_description=Given+username+or+password+is+invalid',
+    ]) {
+      stubFetch({ ...provider, '/user-login-failed-counter': () => [{ counter: 1 }] });
+      const { unmount } = await renderPage(cidaas + extra);
+      await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('You have two more attempts'));
+      shown.push(screen.getByRole('alert').textContent ?? '');
+      expect(screen.queryByText(/Given username/)).not.toBeInTheDocument();
+      unmount();
+      vi.unstubAllGlobals();
+    }
+    expect(shown[0]).toBe(shown[1]);
+  });
+
   it('shows the locked message in German with the way out through "forgot password"', async () => {
     stubFetch({ ...provider, '/user-login-failed-counter': () => [{ counter: 3 }] });
     await renderPage('/login?requestId=r&error=invalid_username_password&username=anna%40example.ch', 'de');
@@ -253,6 +272,49 @@ describe('the sign-in request behind the page', () => {
     await screen.findByRole('link', { name: /Forgot your password/ });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByRole('link', { name: /Register/ })).not.toBeInTheDocument();
+  });
+
+  // cidaas's client info carries no registration flags (cidaas-facts.md, "Public info").
+  const cidaasClientInfo = () => ({
+    success: true,
+    status: 200,
+    data: { client_name: 'Demo', login_providers: [] },
+  });
+
+  it('offers registration by the tenant registry when the client info has no flags, as cidaas sends it', async () => {
+    stubFetch({ ...provider, '/public-srv/public/': cidaasClientInfo });
+    await renderPage('/login?requestId=r3');
+    expect(
+      await screen.findByRole('link', { name: /Register with your registration code/ }),
+    ).toBeInTheDocument();
+  });
+
+  it('hides registration when the registry says so and the client info is silent', async () => {
+    stubFetch({ ...provider, '/public-srv/public/': cidaasClientInfo });
+    const closed = {
+      ...testTenant,
+      flags: { ...testTenant.flags, registrationEnabled: false, inviteEnabled: false },
+    };
+    await renderPage('/login?requestId=r4', 'en', closed);
+    await screen.findByRole('link', { name: /Forgot your password/ });
+    expect(screen.queryByRole('link', { name: /Register/ })).not.toBeInTheDocument();
+  });
+
+  it('asks the counter before it posts, and after the failure waits for that attempt', async () => {
+    const fetchMock = stubFetch({ ...provider, '/user-login-failed-counter': () => [{ counter: 1 }] });
+    await renderPage('/login?requestId=r&subdomain=demo');
+    await fillAndSubmit('anna@example.ch', 'secret');
+    await waitFor(() => expect(submit).toHaveBeenCalled());
+    // …the provider sends the visitor back after a wrong password; the page asks with the count before it.
+    await renderPage(
+      '/login?requestId=r&subdomain=demo&error=invalid_username_password&username=anna%40example.ch',
+    );
+    await waitFor(() => {
+      const counterCalls = fetchMock.mock.calls.filter(([url]) =>
+        String(url).includes('user-login-failed-counter'),
+      );
+      expect(String(counterCalls.at(-1)?.[0])).toContain('&after=1');
+    });
   });
 
   it('links to the password reset with the entered e-mail and the query kept', async () => {

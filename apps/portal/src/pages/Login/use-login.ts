@@ -1,9 +1,12 @@
 import { type LoginErrorCode, toLoginErrorCode } from '@concierge/contracts';
 import { type FormEvent, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { fetchFailedLoginCounter } from '../../api/failed-login-counter';
 import { checkUserExistence } from '../../api/provider';
 import { isRegistrationEnabled, useRequestContext } from '../../app/RequestContext';
+import { rememberCounterBeforeAttempt } from '../../app/session-params';
 import { useRuntimeConfig } from '../../config/runtime-config';
+import { useTenant } from '../../config/tenant';
 import { useFailedLoginMessage } from '../../hooks/use-failed-login-message';
 
 export interface LoginFieldErrors {
@@ -12,7 +15,8 @@ export interface LoginFieldErrors {
 }
 
 export function useLogin() {
-  const { cidaasBaseUrl } = useRuntimeConfig();
+  const { cidaasBaseUrl, restApiBaseUrl } = useRuntimeConfig();
+  const tenant = useTenant();
   const [searchParams] = useSearchParams();
   const { requestId, clientInfo } = useRequestContext();
   const errorParameter = searchParams.get('error');
@@ -55,7 +59,12 @@ export function useLogin() {
     }
     setSubmitting(true);
     setFormError(null);
-    const existence = await checkUserExistence(cidaasBaseUrl, requestId, email);
+    // The count before the attempt, asked alongside: the page after it waits for the attempt's event.
+    const [existence, counter] = await Promise.all([
+      checkUserExistence(cidaasBaseUrl, requestId, email),
+      fetchFailedLoginCounter(restApiBaseUrl, tenant.subdomain, email),
+    ]);
+    if (counter !== null) rememberCounterBeforeAttempt(email, counter);
     if (existence.kind === 'redirect') {
       window.location.assign(existence.url);
       return;
@@ -74,7 +83,7 @@ export function useLogin() {
     setPassword,
     fieldErrors,
     formError: formError === 'missing_request_id' ? formError : shownError,
-    isRegistrationEnabled: isRegistrationEnabled(clientInfo, searchParams.get('invite_id')),
+    isRegistrationEnabled: isRegistrationEnabled(clientInfo, tenant.flags, searchParams.get('invite_id')),
     isSubmitting,
     onSubmit,
     formRef,

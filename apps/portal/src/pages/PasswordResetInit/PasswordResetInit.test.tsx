@@ -55,7 +55,7 @@ describe('password-reset-init page', () => {
   });
 
   it.each(['known@example.ch', 'nobody@example.ch'])(
-    'sends request id, e-mail, LINK and email, then shows the same success for %s',
+    'sends request id, e-mail, LINK, email and the tenant, then shows the same success for %s',
     async (address) => {
       const pending = pendingAnswer();
       const { sent } = stubPortalApi('password-reset-initiate', pending.promise);
@@ -69,7 +69,7 @@ describe('password-reset-init page', () => {
       );
       expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
       expect(sent()).toEqual([
-        { requestId: 'r1', email: address, processingType: 'LINK', resetMedium: 'email' },
+        { requestId: 'r1', email: address, processingType: 'LINK', resetMedium: 'email', subdomain: 'demo' },
       ]);
     },
   );

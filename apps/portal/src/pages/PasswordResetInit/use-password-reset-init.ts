@@ -3,12 +3,14 @@ import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { type PasswordResetInitErrorKey, passwordResetInitErrorKey } from '../../api/error-keys';
 import { initiatePasswordReset } from '../../api/portal-api';
+import { useTenant } from '../../config/tenant';
 import { validateEmail } from '../../hooks/field-validators';
 import { useFormFields } from '../../hooks/use-form-fields';
 import { useSubmitState } from '../../hooks/use-submit-state';
 
 export function usePasswordResetInit() {
   const [searchParams] = useSearchParams();
+  const tenant = useTenant();
   // spec §5: a reset belongs to a sign-in request; without one there is nothing to start.
   const requestId = searchParams.get('requestId')?.trim() ?? '';
   // spec §5: this form validates only the e-mail.
@@ -36,6 +38,8 @@ export function usePasswordResetInit() {
       email: normaliseEmail(form.values.email),
       processingType: 'LINK',
       resetMedium: 'email',
+      // An expired request id is renewed from this tenant's client.
+      ...(tenant.isRequested ? { subdomain: tenant.subdomain } : {}),
     });
     if (result.ok) {
       submit.toSuccess();

@@ -47,6 +47,15 @@ describe('password-set page: the link', () => {
     expect(sent()).toEqual([]);
   });
 
+  it("takes the exchange id as cidaas's hosted-page example writes it (exchangeId) too", async () => {
+    const { sent } = stubPortalApi('password-reset-set-new', saved());
+    await renderPage('/password-set?requestId=r1&rprq=reset-1&exchangeId=ex-2');
+    await submitNewPassword();
+    await waitFor(() =>
+      expect(sent()).toEqual([expect.objectContaining({ resetRequestId: 'reset-1', exchangeId: 'ex-2' })]),
+    );
+  });
+
   it('names it in German too', async () => {
     stubPortalApi('password-reset-set-new', saved());
     await renderPage('/password-set?requestId=r1&rprq=reset-1', 'de');
@@ -142,6 +151,17 @@ describe('password-set page: submit', () => {
     expect(queryOf(newLink)).toMatchObject({ requestId: 'r1', subdomain: 'demo', email: 'anna@example.ch' });
     expect(queryOf(newLink)).not.toHaveProperty('rprq');
     expect(queryOf(newLink)).not.toHaveProperty('exchangeid');
+  });
+
+  it.each([
+    ['password_mismatch', 'New password and password confirmation do not match.'],
+    ['password_too_weak', 'The identity service did not accept this password.'],
+  ])("shows the provider's refusal %s with its own message, and keeps the form", async (code, message) => {
+    stubPortalApi('password-reset-set-new', errorAnswer(400, code));
+    await renderPage(LINK);
+    await submitNewPassword();
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(password()).toBeEnabled();
   });
 
   it('shows the default error for an unknown code (French)', async () => {

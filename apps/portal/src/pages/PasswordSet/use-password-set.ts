@@ -10,22 +10,26 @@ import { linkWithQuery } from '../../hooks/use-link-with-query';
 import { useSubmitState } from '../../hooks/use-submit-state';
 import { trustedRedirectTarget, withSubdomain } from './redirect-target';
 
-/** spec §2: the link's parameters, each with the name the missing-parameter message uses. */
+/**
+ * spec §2: the link's parameters, each with the name the missing-parameter message uses. cidaas's
+ * hosted-page example writes `exchangeId`, its newer docs `exchangeid`: either is the exchange id.
+ */
 const REQUIRED_PARAMETERS = [
-  { query: 'requestId', name: 'requestId' },
-  { query: 'rprq', name: 'resetRequestId' },
-  { query: 'exchangeid', name: 'exchangeId' },
+  { query: ['requestId'], name: 'requestId' },
+  { query: ['rprq'], name: 'resetRequestId' },
+  { query: ['exchangeId', 'exchangeid'], name: 'exchangeId' },
 ] as const;
 
 /** The one-time reset ids: the next page has no use for them. */
-export const RESET_LINK_PARAMETERS = ['rprq', 'exchangeid'];
+export const RESET_LINK_PARAMETERS = ['rprq', 'exchangeId', 'exchangeid'];
 
 export function usePasswordSet() {
   const tenant = useTenant();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
-  const parameter = (name: string) => searchParams.get(name)?.trim() ?? '';
-  const missingParameter = REQUIRED_PARAMETERS.find(({ query }) => !parameter(query))?.name;
+  const parameter = (...names: readonly string[]) =>
+    names.map((name) => searchParams.get(name)?.trim() ?? '').find(Boolean) ?? '';
+  const missingParameter = REQUIRED_PARAMETERS.find(({ query }) => !parameter(...query))?.name;
   const email = parameter('email');
   // spec §5: this form validates password and confirmation only.
   const form = useFormFields(() => ({ password: '', passwordConfirmation: '' }), {
@@ -50,7 +54,7 @@ export function usePasswordSet() {
     submit.toSubmitting();
     const result = await setNewPassword({
       resetRequestId: parameter('rprq'),
-      exchangeId: parameter('exchangeid'),
+      exchangeId: parameter('exchangeId', 'exchangeid'),
       password: form.values.password,
       confirmpassword: form.values.passwordConfirmation,
       requestId: parameter('requestId'),

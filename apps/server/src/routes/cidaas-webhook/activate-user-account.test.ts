@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findProviderUser } from '../../provider-client/users';
 import {
   activationParams,
   insertCode,
@@ -7,6 +6,7 @@ import {
   register,
   uniqueEmail,
 } from '../../test-support/account-fixtures';
+import { providerUserOf } from '../../test-support/provider-users';
 import { startTestServer } from '../../test-support/test-server';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -61,13 +61,16 @@ describe('the activation e-mail', () => {
 });
 
 describe('POST /api/cidaas-webhook/activate-user-account', () => {
-  it('verifies the user at the provider, and a second call says already activated', async () => {
+  it('marks the e-mail verified at the provider, and a second call says already activated', async () => {
     const { email, params } = await registerAndReadLink();
-    expect(await findProviderUser(server.provider, email)).toMatchObject({ status: 'PENDING' });
+    expect(await providerUserOf(server.provider, email)).toMatchObject({ emailVerified: false });
     const first = await activate({ email: params.email, verificationid: params.verificationid });
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ success: true, status: 200, data: { isAlreadyActivated: false } });
-    expect(await findProviderUser(server.provider, email)).toMatchObject({ status: 'VERIFIED' });
+    expect(await providerUserOf(server.provider, email)).toMatchObject({
+      status: 'VERIFIED',
+      emailVerified: true,
+    });
     const second = await activate({ email: email.toUpperCase(), verificationid: params.verificationid });
     expect(second.json()).toEqual({ success: true, status: 200, data: { isAlreadyActivated: true } });
   });
@@ -92,7 +95,7 @@ describe('POST /api/cidaas-webhook/activate-user-account', () => {
         error: { code: 'email_or_verificationid_invalid' },
       });
     }
-    expect(await findProviderUser(server.provider, email)).toMatchObject({ status: 'PENDING' });
+    expect(await providerUserOf(server.provider, email)).toMatchObject({ emailVerified: false });
     expect((await activate(params)).json().data).toEqual({ isAlreadyActivated: false });
   });
 
@@ -108,7 +111,7 @@ describe('POST /api/cidaas-webhook/activate-user-account', () => {
       status: 400,
       error: { code: 'email_or_verificationid_invalid' },
     });
-    expect(await findProviderUser(server.provider, email)).toMatchObject({ status: 'PENDING' });
+    expect(await providerUserOf(server.provider, email)).toMatchObject({ emailVerified: false });
   });
 
   it('refuses missing fields, naming them', async () => {

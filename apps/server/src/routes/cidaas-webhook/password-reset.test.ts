@@ -2,15 +2,11 @@ import { type MailSink, startMailSink } from '@concierge/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderClient } from '../../provider-client/provider-client';
 import {
-  findProviderUser,
-  type ProviderUserStatus,
-  setProviderUserStatus,
-} from '../../provider-client/users';
-import {
   type EmbeddedProvider,
   startEmbeddedProvider,
   TEST_ADMIN_CLIENT,
 } from '../../test-support/embedded-provider';
+import { providerUserOf } from '../../test-support/provider-users';
 import { startTestServer } from '../../test-support/test-server';
 
 const PORTAL = 'http://portal.test';
@@ -42,26 +38,38 @@ afterAll(async () => {
 });
 
 let userNumber = 0;
-/** A user at the provider, registered (PENDING) and then set to the status asked for. */
-async function createUser(status: ProviderUserStatus): Promise<{ email: string; sub: string }> {
+/**
+ * A user at the provider: as registered (its e-mail not verified yet), activated, or activated and
+ * then locked by the server after three failures.
+ */
+async function createUser(
+  state: 'UNVERIFIED' | 'VERIFIED' | 'LOCKED',
+): Promise<{ email: string; sub: string }> {
   userNumber += 1;
   const email = `reset-user-${userNumber}-${Date.now()}@example.ch`;
-  const registered = await admin.call<{ sub: string }>('POST', '/users-srv/register', {
-    email,
-    password: START_PASSWORD,
-    password_echo: START_PASSWORD,
-    provider: 'self',
+  const requestId = await admin.generateRequestId({
+    clientId: 'property-portal-demo',
+    redirectUri: 'http://localhost:8082/callback',
   });
-  if (!registered.ok) throw new Error(`register failed: ${registered.status} ${registered.code}`);
+  if (requestId.kind !== 'answer') throw new Error('no request id');
+  // No language on record: the reset e-mail's language then comes from the asker's browser.
+  const registered = await admin.registerUser({ requestId: requestId.data, email, password: START_PASSWORD });
+  if (registered.kind !== 'answer') throw new Error(`register failed: ${JSON.stringify(registered)}`);
   const { sub } = registered.data;
-  if (status !== 'PENDING') expect((await setProviderUserStatus(admin, sub, 'VERIFIED')).ok).toBe(true);
-  if (status === 'DECLINED') expect((await setProviderUserStatus(admin, sub, 'DECLINED')).ok).toBe(true);
+  if (state !== 'UNVERIFIED') expect((await admin.verifyAccount(sub)).kind).toBe('answer');
+  if (state === 'LOCKED') {
+    expect((await admin.lockAccount(sub)).kind).toBe('answer');
+    await server.db
+      .insertInto('account_locks')
+      .values({ email, sub, state: 'locked', requested_at: new Date(), locked_at: new Date() })
+      .execute();
+  }
   return { email, sub };
 }
 
 async function statusOf(email: string) {
-  const user = await findProviderUser(admin, email);
-  return user.exists ? user.status : undefined;
+  const user = await providerUserOf(admin, email);
+  return user && (user.emailVerified === false ? 'UNVERIFIED' : user.status);
 }
 
 let nextAddress = 1;
@@ -102,7 +110,7 @@ async function resetLinkFor(email: string): Promise<ResetLink> {
   const query = new URL(href).searchParams;
   return {
     rprq: query.get('rprq') ?? '',
-    exchangeid: query.get('exchangeid') ?? '',
+    exchangeid: query.get('exchangeId') ?? query.get('exchangeid') ?? '',
     requestId: query.get('requestId') ?? '',
     email: query.get('email') ?? '',
   };
@@ -267,7 +275,7 @@ describe('POST /api/cidaas-webhook/password-reset-set-new', () => {
   });
 
   it('unlocks a locked account and clears its failed-login counter in every tenant', async () => {
-    const { email } = await createUser('DECLINED');
+    const { email } = await createUser('LOCKED');
     await server.db
       .insertInto('failed_login_counters')
       .values([
@@ -295,15 +303,22 @@ describe('POST /api/cidaas-webhook/password-reset-set-new', () => {
   });
 
   it('activates an account that was registered but never activated (the link proved the e-mail)', async () => {
-    const { email } = await createUser('PENDING');
-    expect(await statusOf(email)).toBe('PENDING');
+    const { email } = await createUser('UNVERIFIED');
+    expect(await statusOf(email)).toBe('UNVERIFIED');
     expect((await setNew(await resetLinkFor(email))).statusCode).toBe(200);
     expect(await statusOf(email)).toBe('VERIFIED');
   });
 
+  it('leaves a DECLINED it did not set itself (an operator blocked the account)', async () => {
+    const { email, sub } = await createUser('VERIFIED');
+    expect((await admin.lockAccount(sub)).kind).toBe('answer');
+    expect((await setNew(await resetLinkFor(email))).statusCode).toBe(200);
+    expect(await statusOf(email)).toBe('DECLINED');
+  });
+
   it('unlocks the account the link belongs to, never the one the body names', async () => {
     const attacker = await createUser('VERIFIED');
-    const victim = await createUser('DECLINED');
+    const victim = await createUser('LOCKED');
     const link = await resetLinkFor(attacker.email);
     const response = await setNew({ ...link, email: victim.email });
     expect(response.statusCode).toBe(200);
@@ -312,15 +327,15 @@ describe('POST /api/cidaas-webhook/password-reset-set-new', () => {
   });
 
   it('answers could_not_unlock_user when it cannot tell whose link it was; the password is changed', async () => {
-    const { email } = await createUser('DECLINED');
+    const { email } = await createUser('LOCKED');
     const link = await resetLinkFor(email);
     // As if the reset had been started elsewhere: the provider's answer does not name the account.
     await server.db.deleteFrom('password_reset_requests').where('email', '=', email).execute();
     const response = await setNew(link);
-    expect(response.statusCode).toBe(500);
+    expect(response.statusCode).toBe(502);
     expect(response.json()).toMatchObject({
       success: false,
-      status: 500,
+      status: 502,
       error: { code: 'could_not_unlock_user' },
     });
     expect(await statusOf(email)).toBe('DECLINED');

@@ -16,7 +16,6 @@ import { consumeRateLimit } from '../../http/rate-limit';
 import { initiatePasswordReset } from '../../password-reset/initiate-reset';
 import { setNewPassword } from '../../password-reset/set-new-password';
 import type { ProviderClient } from '../../provider-client/provider-client';
-import { ProviderUnreachableError } from '../../provider-client/provider-client';
 import type { TenantRegistry } from '../../tenants/tenant-registry';
 
 interface PasswordResetOptions {
@@ -34,23 +33,30 @@ export async function passwordResetRoutes(app: FastifyInstance, options: Passwor
   const { db, provider, registry, config } = options;
   const onRequest = portalRequestGuard(config.portalUrl);
 
-  app.post(`${PORTAL_API_PREFIX}/password-reset-initiate`, { onRequest }, async (request) => {
-    const body = parseInput(passwordResetInitiateBodySchema, request.body);
-    const acceptLanguage = request.headers['accept-language'];
-    try {
+  app.post<{ Querystring: { subdomain?: unknown } }>(
+    `${PORTAL_API_PREFIX}/password-reset-initiate`,
+    { onRequest },
+    async (request) => {
+      const body = parseInput(passwordResetInitiateBodySchema, request.body);
+      const tenant = registry.resolve({
+        subdomain: body.subdomain ?? request.query.subdomain,
+        host: request.hostname,
+        fallbackEnvironment: config.runtime.env,
+      });
       await initiatePasswordReset(
         { db, provider, log: request.log },
-        { requestId: body.requestId, email: body.email, acceptLanguage, ip: request.ip },
+        {
+          requestId: body.requestId,
+          email: body.email,
+          acceptLanguage: request.headers['accept-language'],
+          ip: request.ip,
+          client: { clientId: tenant.clientId, redirectUri: tenant.loginRedirectUri },
+        },
       );
-    } catch (error) {
-      if (error instanceof ProviderUnreachableError) {
-        throw new AppError(503, 'default', 'The identity provider cannot be reached. Please try again.');
-      }
-      throw error;
-    }
-    // The same answer for every e-mail: known, unknown or rate-limited (ARCHITECTURE §6).
-    return ok({});
-  });
+      // The same answer for every e-mail: known, unknown or rate-limited (ARCHITECTURE §6).
+      return ok({});
+    },
+  );
 
   app.post<{ Querystring: { subdomain?: unknown } }>(
     `${PORTAL_API_PREFIX}/password-reset-set-new`,

@@ -1,16 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderClient } from '../../provider-client/provider-client';
-import { setProviderUserStatus } from '../../provider-client/users';
+import { type CidaasDouble, startCidaasDouble } from '../../test-support/cidaas-double/cidaas-double';
 import { startEmbeddedProvider, TEST_ADMIN_CLIENT } from '../../test-support/embedded-provider';
 import { startTestServer } from '../../test-support/test-server';
 
 const API_KEY = 'webhook-test-key-0123456789';
+let double: CidaasDouble;
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
-  server = await startTestServer({ WEBHOOK_API_KEY: API_KEY });
+  // Events that name only a sub are looked up at the provider: the recorded-cidaas double here.
+  double = await startCidaasDouble({
+    clientCredentials: TEST_ADMIN_CLIENT,
+    clients: [
+      { clientId: 'property-portal-demo', hostedPageUrl: 'http://portal.test/login', redirectUris: [] },
+    ],
+  });
+  server = await startTestServer({ WEBHOOK_API_KEY: API_KEY }, { provider: { url: double.url } });
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server?.close();
+  await double?.close();
+});
 
 type EventBody = Record<string, unknown> & { id: string };
 
@@ -164,7 +175,72 @@ describe('POST /api/cidaas-webhook/events: the effect of each event type', () =>
     expect(await countersOf('stranger@example.ch')).toEqual({ 'client-not-in-registry': 1 });
   });
 
-  it('acknowledges unknown event types and events without an e-mail, and changes nothing', async () => {
+  it('resolves an event that names only the sub to the account, and counts it', async () => {
+    const { sub } = double.addUser({ email: 'Only.Sub@example.ch', password: 'Start-Pass1' });
+    const response = await deliver(event('LOGIN_FAILURE', undefined, { sub }));
+    expect(response.json().data.outcome).toBe('applied');
+    expect(await countersOf('only.sub@example.ch')).toEqual({ demo: 1 });
+  });
+
+  it('asks for the event again when the provider cannot say whose sub it is, and records nothing', async () => {
+    const offline = await startTestServer({ WEBHOOK_API_KEY: API_KEY, PROVIDER_URL: 'http://127.0.0.1:9' });
+    try {
+      const body = event('LOGIN_FAILURE', undefined);
+      const response = await offline.app.inject({
+        method: 'POST',
+        url: '/api/cidaas-webhook/events',
+        headers: { 'x-api-key': API_KEY },
+        payload: body,
+      });
+      expect(response.statusCode).toBe(503);
+      const recorded = await offline.db.selectFrom('processed_webhook_events').selectAll().execute();
+      expect(recorded).toEqual([]);
+    } finally {
+      await offline.close();
+    }
+  });
+
+  it('locks the account at the provider at the third failure', async () => {
+    const { sub } = double.addUser({
+      email: 'third@example.ch',
+      password: 'Start-Pass1',
+      email_verified: true,
+    });
+    for (let failure = 1; failure <= 3; failure += 1) {
+      expect(double.user('third@example.ch')).toMatchObject({ userStatus: 'VERIFIED' });
+      await deliver(event('LOGIN_FAILURE', undefined, { sub }));
+    }
+    expect(double.user('third@example.ch')).toMatchObject({ userStatus: 'DECLINED' });
+    const lock = await server.db
+      .selectFrom('account_locks')
+      .selectAll()
+      .where('email', '=', 'third@example.ch')
+      .execute();
+    expect(lock).toEqual([expect.objectContaining({ sub, state: 'locked' })]);
+  });
+
+  it('lifts its lock when the provider reports a reset completed elsewhere', async () => {
+    const { sub } = double.addUser({
+      email: 'elsewhere@example.ch',
+      password: 'Start-Pass1',
+      email_verified: true,
+    });
+    for (let failure = 1; failure <= 3; failure += 1)
+      await deliver(event('LOGIN_FAILURE', undefined, { sub }));
+    expect(double.user('elsewhere@example.ch')).toMatchObject({ userStatus: 'DECLINED' });
+    const response = await deliver(event('PASSWORD_RESET', undefined, { sub }));
+    expect(response.statusCode).toBe(200);
+    expect(double.user('elsewhere@example.ch')).toMatchObject({ userStatus: 'VERIFIED' });
+    expect(await countersOf('elsewhere@example.ch')).toEqual({ demo: 0 });
+    const locks = await server.db
+      .selectFrom('account_locks')
+      .selectAll()
+      .where('email', '=', 'elsewhere@example.ch')
+      .execute();
+    expect(locks).toEqual([]);
+  });
+
+  it('acknowledges unknown event types and events of no account, and changes nothing', async () => {
     const unknownType = event('USER_DELETED', 'ignored@example.ch');
     const onlySub = event('LOGIN_FAILURE', undefined);
     for (const body of [unknownType, onlySub]) {
@@ -215,17 +291,26 @@ describe('events from the real embedded provider', () => {
     try {
       const admin = new ProviderClient({ baseUrl: provider.url, ...TEST_ADMIN_CLIENT });
       const email = 'activated-at-provider@example.ch';
-      const registered = await admin.call<{ sub: string }>('POST', '/users-srv/register', {
+      const requestId = await admin.generateRequestId({
+        clientId: 'property-portal-demo',
+        redirectUri: 'http://localhost:8082/callback',
+      });
+      if (requestId.kind !== 'answer') throw new Error('no request id');
+      const registered = await admin.registerUser({
+        requestId: requestId.data,
         email,
         password: 'Start-Pass1',
-        password_echo: 'Start-Pass1',
+        locale: 'de',
       });
-      if (!registered.ok) throw new Error(`register failed: ${registered.status}`);
+      if (registered.kind !== 'answer') throw new Error(`register failed: ${JSON.stringify(registered)}`);
       await listening.db
         .insertInto('failed_login_counters')
         .values({ tenant: 'demo', email, counter: 2, updated_at: new Date() })
         .execute();
-      expect((await setProviderUserStatus(admin, registered.data.sub, 'VERIFIED')).ok).toBe(true);
+      expect(await admin.verifyAccount(registered.data.sub)).toMatchObject({
+        kind: 'answer',
+        data: 'changed',
+      });
       await expect
         .poll(
           async () =>

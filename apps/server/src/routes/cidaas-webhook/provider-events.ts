@@ -1,33 +1,31 @@
-import {
-  failure,
-  isKnownWebhookEventType,
-  normaliseEmail,
-  type ParsedWebhookEvent,
-  PORTAL_API_PREFIX,
-  webhookEventSchema,
-} from '@concierge/contracts';
+import { failure, PORTAL_API_PREFIX, webhookEventSchema } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../../config';
 import type { ServerTables } from '../../db/schema';
-import { applyWebhookEvent, type CounterEvent } from '../../failed-logins/apply-webhook-event';
+import { applyAccountLock, liftAccountLock } from '../../failed-logins/account-locks';
+import { applyWebhookEvent } from '../../failed-logins/apply-webhook-event';
+import { counterEventOf, UNRESOLVED } from '../../failed-logins/counter-event';
 import { isSameSecret } from '../../http/api-key';
 import { parseInput } from '../../http/parse-input';
+import type { ProviderClient } from '../../provider-client/provider-client';
 import type { TenantRegistry } from '../../tenants/tenant-registry';
 
 interface ProviderEventsOptions {
   db: Kysely<ServerTables>;
   registry: TenantRegistry;
+  provider: ProviderClient;
   webhook: ServerConfig['webhook'];
 }
 
 /**
- * The provider's webhooks (provider-protocol.md, "Webhooks"): the API key first, then a tolerant
+ * The provider's webhooks (docs/provider-protocol.md, "Webhooks"): the API key first, then a tolerant
  * parse; events the counter has no use for are acknowledged and dropped, so the provider stops
- * retrying them.
+ * retrying them. An event whose account cannot be looked up now is answered 503: the provider
+ * delivers it again.
  */
 export async function providerEventRoutes(app: FastifyInstance, options: ProviderEventsOptions) {
-  const { db, registry, webhook } = options;
+  const { db, registry, provider, webhook } = options;
 
   app.post(
     `${PORTAL_API_PREFIX}/events`,
@@ -40,26 +38,27 @@ export async function providerEventRoutes(app: FastifyInstance, options: Provide
         }
       },
     },
-    async (request) => {
-      const event = counterEventOf(parseInput(webhookEventSchema, request.body), registry);
+    async (request, reply) => {
+      const event = await counterEventOf(parseInput(webhookEventSchema, request.body), registry, provider);
+      if (event === UNRESOLVED) {
+        return reply
+          .status(503)
+          .send(failure(503, 'unresolved', 'The event cannot be tied to an account yet. Deliver it again.'));
+      }
       const outcome = event ? await applyWebhookEvent(db, event) : 'ignored';
+      const locks = { db, provider, log: request.log };
+      // The third failure asked for a lock: set it now, so that the next attempt meets it.
+      if (outcome === 'applied' && event?.eventtype === 'LOGIN_FAILURE')
+        await applyAccountLock(locks, event.email);
+      // A reset the server did not see through (or whose answer it lost) ends the lock all the same;
+      // checked for duplicates too, since the first delivery's unlock may have failed.
+      if (event?.eventtype === 'PASSWORD_RESET' && (await liftAccountLock(locks, event.email)) === 'retry') {
+        return reply
+          .status(503)
+          .send(failure(503, 'retry', 'The account could not be unlocked yet. Deliver it again.'));
+      }
       request.log.debug({ eventId: event?.id, outcome }, 'provider event');
       return { success: true, status: 200, data: { outcome } };
     },
   );
-}
-
-/**
- * What the event means for the counter, or undefined when nothing: an unknown type, or no e-mail to
- * count under (an event with only a `sub` cannot be tied to the e-mail the login page asks about).
- */
-function counterEventOf(event: ParsedWebhookEvent, registry: TenantRegistry): CounterEvent | undefined {
-  if (!isKnownWebhookEventType(event.eventtype)) return undefined;
-  const email = event.email ? normaliseEmail(event.email) : '';
-  if (!email) return undefined;
-  const clientId = event.client_id ?? '';
-  // An unknown client keeps its events under its own id, so that nothing is lost when the registry
-  // learns of it later.
-  const tenant = registry.byClientId(clientId)?.subdomain ?? clientId;
-  return { id: event.id, eventtype: event.eventtype, tenant, email };
 }

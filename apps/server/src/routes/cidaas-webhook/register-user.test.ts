@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findProviderUser } from '../../provider-client/users';
 import {
   codeRow,
   DEMO_CLIENT_ID,
@@ -11,6 +10,7 @@ import {
   STRONG_PASSWORD,
   uniqueEmail,
 } from '../../test-support/account-fixtures';
+import { providerUserOf } from '../../test-support/provider-users';
 import { startTestServer } from '../../test-support/test-server';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -62,7 +62,12 @@ describe('POST /api/cidaas-webhook/register-user', () => {
       claimed_language: 'fr',
       used_at: expect.any(Date),
     });
-    expect(await findProviderUser(server.provider, email)).toEqual({ exists: true, sub, status: 'PENDING' });
+    // cidaas's self-registered users: VERIFIED, with the e-mail not verified until the activation link.
+    expect(await providerUserOf(server.provider, email)).toMatchObject({
+      sub,
+      status: 'VERIFIED',
+      emailVerified: false,
+    });
     const [activation] = await server.db
       .selectFrom('activations')
       .selectAll()
@@ -238,7 +243,7 @@ describe('POST /api/cidaas-webhook/register-user', () => {
     });
     expect(response.body).not.toContain('"password"');
     await expectNothingChanged(code, email);
-    expect(await findProviderUser(server.provider, email)).toEqual({ exists: false });
+    expect(await providerUserOf(server.provider, email)).toBeNull();
   });
 
   it('refuses an unknown client id', async () => {
@@ -420,8 +425,8 @@ describe('POST /api/cidaas-webhook/register-user', () => {
       expect(response.json()).toMatchObject({ error: { code: 'registration_code_already_registered_db' } });
     }
     const atProvider = (
-      await Promise.all(emails.map((email) => findProviderUser(server.provider, email)))
-    ).filter((user) => user.exists);
+      await Promise.all(emails.map((email) => providerUserOf(server.provider, email)))
+    ).filter((user) => user !== null);
     expect(atProvider).toHaveLength(1);
     const row = await codeRow(server.db, code);
     expect(row.status).toBe('used');

@@ -37,6 +37,7 @@ export async function registerUserRoute(app: FastifyInstance, options: RegisterU
           password: body.password,
           code: body.registrationcode,
           tenant: tenant.subdomain,
+          client: deps.registry.signInClientOf(tenant),
           inviteId: body.invite_id,
           language: pickLanguage(request.headers['accept-language']),
         },

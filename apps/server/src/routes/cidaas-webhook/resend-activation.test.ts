@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setProviderUserStatus } from '../../provider-client/users';
 import {
   activationParams,
   insertCode,
@@ -102,13 +101,24 @@ describe('POST /api/cidaas-webhook/resend-account-activation-email', () => {
     expect(await outboxFor(server.db, pending)).toEqual([]);
   });
 
-  it('sends a new link when every link is spent but the provider still has the user PENDING', async () => {
-    const { email, sub } = await registered();
-    await activate(activationParams((await sendAndRead(email, 1)).text));
-    // An operator set the account back to unverified at the provider.
-    expect((await setProviderUserStatus(server.provider, sub, 'PENDING')).ok).toBe(true);
+  it('sends a new link when every link is spent but the provider still has the e-mail unverified', async () => {
+    const { email } = await registered();
+    await sendAndRead(email, 1);
+    // The link expired unused and was voided; cidaas still has the user with email_verified false.
+    await server.db
+      .updateTable('activations')
+      .set({ voided_at: new Date() })
+      .where('email', '=', email)
+      .execute();
     expect((await resend(email)).json()).toEqual(SAME_ANSWER);
     expect(await outboxFor(server.db, email)).toHaveLength(2);
+  });
+
+  it('sends nothing when every link is spent and the e-mail is verified at the provider', async () => {
+    const { email } = await registered();
+    await activate(activationParams((await sendAndRead(email, 1)).text));
+    expect((await resend(email)).json()).toEqual(SAME_ANSWER);
+    expect(await outboxFor(server.db, email)).toHaveLength(1);
   });
 
   it('is rate-limited per e-mail and per address, with the same answer and nothing sent', async () => {

@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { checkUserExistence, fetchClientInfo } from './provider';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function answering(response: () => Response) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => response()),
+  );
+}
+
+describe('the user existence check, as cidaas and others answer it', () => {
+  it.each([
+    ['204 without a body (documented)', () => new Response(null, { status: 204 })],
+    [
+      '417 with code 10301',
+      () => Response.json({ success: false, status: 417, error: { code: 10301 } }, { status: 417 }),
+    ],
+    ['404', () => Response.json({ success: false, status: 404, error: { code: 10301 } }, { status: 404 })],
+  ])('reads %s as an unknown user', async (_name, response) => {
+    answering(response);
+    expect(await checkUserExistence('http://idp.test', 'r1', 'anna@example.ch')).toEqual({ kind: 'unknown' });
+  });
+
+  it('reads data as a known user', async () => {
+    answering(() => Response.json({ success: true, status: 200, data: { exist: true } }));
+    expect(await checkUserExistence('http://idp.test', 'r1', 'anna@example.ch')).toEqual({ kind: 'known' });
+  });
+});
+
+describe('client info', () => {
+  it('leaves the registration flags undefined when the provider sends none (cidaas)', async () => {
+    answering(() =>
+      Response.json({ success: true, status: 200, data: { client_name: 'Demo', login_providers: [] } }),
+    );
+    expect(await fetchClientInfo('http://idp.test', 'r1')).toEqual({
+      registration_enabled: undefined,
+      invite_enabled: undefined,
+      client_name: 'Demo',
+    });
+  });
+});

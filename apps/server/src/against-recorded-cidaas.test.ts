@@ -1,0 +1,282 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  activationParams,
+  insertCode,
+  postPortalCall,
+  register,
+  STRONG_PASSWORD,
+  uniqueEmail,
+} from './test-support/account-fixtures';
+import { type CidaasDouble, startCidaasDouble } from './test-support/cidaas-double/cidaas-double';
+import { TEST_ADMIN_CLIENT } from './test-support/embedded-provider';
+import { startTestServer } from './test-support/test-server';
+
+// The server as production runs it, but in front of the recorded-cidaas double instead of the
+// embedded provider: every journey of the spec over HTTP, with cidaas's answers as recorded
+// (cidaas-facts.md) — integer codes, VERIFIED users with unverified e-mails, no lock of its own,
+// webhooks that name only the sub and arrive after the redirect.
+
+const CALLBACK = 'http://localhost:8082/callback';
+let double: CidaasDouble;
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let serverUrl: string;
+
+beforeAll(async () => {
+  double = await startCidaasDouble({
+    clientCredentials: TEST_ADMIN_CLIENT,
+    clients: [
+      // As an operator configures it (docs/cidaas-setup.md): the hosted page URL carries the tenant.
+      {
+        clientId: 'property-portal-demo',
+        hostedPageUrl: 'http://portal.test/login?subdomain=demo',
+        redirectUris: [CALLBACK],
+      },
+      // One without: cidaas then sends a failed sign-in back without any tenant.
+      {
+        clientId: 'property-portal-it2',
+        hostedPageUrl: 'http://portal.test/login',
+        redirectUris: [CALLBACK],
+      },
+      {
+        clientId: 'property-portal-lacleman',
+        hostedPageUrl: 'http://portal.test/login?subdomain=lacleman',
+        redirectUris: [CALLBACK],
+      },
+    ],
+  });
+  server = await startTestServer({}, { provider: { url: double.url }, smtp: true });
+  serverUrl = await server.app.listen({ host: '127.0.0.1', port: 0 });
+  double.setWebhook({
+    url: `${serverUrl}/api/cidaas-webhook/events`,
+    apiKeyHeader: 'X-API-Key',
+    apiKey: server.config.webhook.apiKey,
+  });
+}, 120_000);
+afterAll(async () => {
+  await server?.close();
+  await double?.close();
+});
+beforeEach(() => {
+  double.variants.webhookDelayMs = 0;
+});
+
+const admin = (method: 'GET' | 'POST', url: string, body?: unknown) =>
+  server.app.inject({
+    method,
+    url: `/api/admin${url}`,
+    headers: { authorization: `Bearer ${server.config.adminApiToken}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+
+/** Lets the outbox send, and reads the activation link from the newest e-mail to this address. */
+async function activationLinkFor(email: string, count = 1) {
+  await server.app.backgroundJobs.outbox.runOnce();
+  return activationParams((await server.mailSink!.waitFor(email, count)).text);
+}
+
+async function signInAtCidaas(email: string, password: string, clientId = 'property-portal-demo') {
+  const requestId = await freshRequestId(clientId);
+  const answer = await fetch(`${double.url}/login-srv/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: email, password, requestId, username_type: 'email' }),
+  });
+  return new URL(answer.headers.get('location')!);
+}
+
+/** What the login page asks after a failed attempt: the count, waiting for the attempt's event. */
+async function counterAfter(email: string, before: number, subdomain = 'demo') {
+  const query = new URLSearchParams({ subdomain, email, after: String(before) });
+  const response = await fetch(`${serverUrl}/user-login-failed-counter?${query}`);
+  return ((await response.json()) as [{ counter: number }])[0].counter;
+}
+
+describe('registration against cidaas', () => {
+  it('registers with a letter code, activates once, and says "already activated" after', async () => {
+    const email = uniqueEmail();
+    const response = await register(server.app, { email, code: await insertCode(server.db) });
+    expect(response.statusCode).toBe(200);
+    expect(double.user(email)).toMatchObject({ userStatus: 'VERIFIED', email_verified: false });
+    // cidaas refuses register without a fresh request id of the tenant's client in the header.
+    const registerCall = double.requests.findLast((request) => request.path === '/users-srv/register');
+    expect(registerCall?.headers.requestid).toEqual(expect.any(String));
+
+    const link = await activationLinkFor(email);
+    const activate = () => postPortalCall(server.app, 'activate-user-account', link);
+    expect((await activate()).json()).toMatchObject({ success: true, data: { isAlreadyActivated: false } });
+    // Activation marks the e-mail verified and leaves the status alone (VERIFIED again is a 400).
+    expect(double.user(email)).toMatchObject({ userStatus: 'VERIFIED', email_verified: true });
+    expect((await activate()).json()).toMatchObject({ success: true, data: { isAlreadyActivated: true } });
+  });
+
+  it('registers an invited person with the invitation e-mail', async () => {
+    const email = uniqueEmail('invitee');
+    const created = await admin('POST', '/invitations', { tenant: 'lacleman', email, language: 'fr' });
+    const { invitation } = created.json().data;
+    const response = await register(server.app, {
+      email,
+      code: invitation.code,
+      invite_id: invitation.id,
+      clientid: 'property-portal-lacleman',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(double.user(email)).toMatchObject({ email_verified: false });
+  });
+
+  it('answers a field the tenant requires at cidaas (417 / 507) with the registration error, not a 5xx', async () => {
+    double.variants.requiredRegistrationFields = ['given_name'];
+    try {
+      const code = await insertCode(server.db);
+      const response = await register(server.app, { email: uniqueEmail(), code });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ error: { code: 'registration_error' } });
+      // Nothing is used up: the code works once the operator fixes the setup.
+      double.variants.requiredRegistrationFields = [];
+      expect((await register(server.app, { email: uniqueEmail(), code })).statusCode).toBe(200);
+    } finally {
+      double.variants.requiredRegistrationFields = [];
+    }
+  });
+
+  it('sends the activation e-mail again to an unverified account, and the new link works', async () => {
+    const email = uniqueEmail('resend');
+    expect((await register(server.app, { email, code: await insertCode(server.db) })).statusCode).toBe(200);
+    const first = await activationLinkFor(email);
+    const resend = await postPortalCall(server.app, 'resend-account-activation-email', { email });
+    expect(resend.json()).toMatchObject({ success: true });
+    const second = await activationLinkFor(email, 2);
+    expect(second.verificationid).not.toBe(first.verificationid);
+    const activation = await postPortalCall(server.app, 'activate-user-account', second);
+    expect(activation.json()).toMatchObject({ data: { isAlreadyActivated: false } });
+    expect(double.user(email)).toMatchObject({ email_verified: true });
+  });
+});
+
+describe('the lock after three failures, and the reset that lifts it', () => {
+  it('counts late webhooks that name only the sub, locks at the third, and a reset unlocks', async () => {
+    const email = uniqueEmail('locked');
+    double.addUser({ email, password: STRONG_PASSWORD, email_verified: true });
+    // cidaas does not hold the redirect for its webhook: the event comes after the page asks.
+    double.variants.webhookDelayMs = 1500;
+    for (const expected of [1, 2, 3]) {
+      const back = await signInAtCidaas(email, 'Wrong-Passw0rd!');
+      expect(back.searchParams.get('error')).toBe('invalid_username_password');
+      expect(back.searchParams.get('subdomain')).toBe('demo');
+      expect(await counterAfter(email, expected - 1)).toBe(expected);
+    }
+    await double.webhooksSettled();
+    // The double does not lock by itself: the DECLINED is the server's.
+    expect(double.user(email)).toMatchObject({ userStatus: 'DECLINED' });
+    double.variants.webhookDelayMs = 0;
+    const refused = await signInAtCidaas(email, STRONG_PASSWORD);
+    expect(refused.searchParams.get('error')).toBe('invalid_username_password');
+
+    const requestId = await freshRequestId();
+    double.expireRequestIds();
+    // The page's request id expired meanwhile: the server asks for a fresh one and retries once.
+    const initiate = await postPortalCall(server.app, 'password-reset-initiate', {
+      requestId,
+      email,
+      processingType: 'LINK',
+      resetMedium: 'email',
+      subdomain: 'demo',
+    });
+    expect(initiate.json()).toMatchObject({ success: true });
+    const link = double.lastReset(email);
+    expect(link).toBeDefined();
+    const setNew = await postPortalCall(server.app, 'password-reset-set-new', {
+      resetRequestId: link!.rprq,
+      exchangeId: link!.exchangeId,
+      password: 'Winter-2025!',
+      confirmpassword: 'Winter-2025!',
+      requestId: link!.requestId,
+    });
+    expect(setNew.json()).toMatchObject({ success: true, data: { redirect_uri: expect.any(String) } });
+    expect(double.user(email)).toMatchObject({ userStatus: 'VERIFIED' });
+    expect(await counterAfter(email, 0)).toBe(0);
+    const signedIn = await signInAtCidaas(email, 'Winter-2025!');
+    expect(signedIn.origin + signedIn.pathname).toBe(CALLBACK);
+    expect(signedIn.searchParams.get('code')).toEqual(expect.any(String));
+  });
+
+  it('answers a mismatch (417 / 10009) and a used link (400 / 10002) with their own messages', async () => {
+    const email = uniqueEmail('reset');
+    double.addUser({ email, password: STRONG_PASSWORD, email_verified: true });
+    const initiate = {
+      requestId: await freshRequestId(),
+      email,
+      processingType: 'LINK',
+      resetMedium: 'email',
+    };
+    await postPortalCall(server.app, 'password-reset-initiate', initiate);
+    const link = double.lastReset(email)!;
+    const setNew = (password: string, confirmpassword: string) =>
+      postPortalCall(server.app, 'password-reset-set-new', {
+        resetRequestId: link.rprq,
+        exchangeId: link.exchangeId,
+        password,
+        confirmpassword,
+        requestId: link.requestId,
+      });
+    const stale = await postPortalCall(server.app, 'password-reset-set-new', {
+      resetRequestId: link.rprq,
+      exchangeId: 'not-the-exchange-id',
+      password: 'Winter-2025!',
+      confirmpassword: 'Winter-2025!',
+      requestId: link.requestId,
+    });
+    expect(stale.json()).toMatchObject({ error: { code: 'link_invalid' } });
+    expect((await setNew('Winter-2025!', 'Winter-2025!')).json()).toMatchObject({ success: true });
+    expect((await setNew('Winter-2025!', 'Winter-2025!')).json()).toMatchObject({
+      error: { code: 'link_invalid' },
+    });
+  });
+});
+
+describe('a failed sign-in keeps the tenant', () => {
+  it('renders the tenant of the request id when cidaas sends the visitor back without one', async () => {
+    const requestId = await freshRequestId('property-portal-it2');
+    // The first page the request id was served with named its tenant…
+    const first = await server.app.inject({
+      url: `/login?requestId=${requestId}&subdomain=it2`,
+      headers: { accept: 'text/html' },
+    });
+    expect(first.body).toContain('IT2 Liegenschaften');
+    // …cidaas's redirect after a wrong password names none (groupname, lang, view_type, sub, q).
+    const back = await fetch(`${double.url}/login-srv/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        username: 'nobody@example.ch',
+        password: 'x',
+        requestId,
+        username_type: 'email',
+      }),
+    });
+    const location = new URL(back.headers.get('location')!);
+    expect(location.searchParams.has('subdomain')).toBe(false);
+    const page = await server.app.inject({
+      url: location.pathname + location.search,
+      headers: { accept: 'text/html' },
+    });
+    expect(page.body).toContain('IT2 Liegenschaften');
+    expect(page.body).not.toContain('Demo Immobilien AG');
+  });
+});
+
+async function freshRequestId(clientId = 'property-portal-demo'): Promise<string> {
+  const response = await fetch(`${double.url}/authz-srv/authrequest/authz/generate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_id: clientId,
+      redirect_uri: CALLBACK,
+      response_type: 'code',
+      scope: 'openid',
+    }),
+  });
+  const body = (await response.json()) as { data: { requestId: string } };
+  return body.data.requestId;
+}

@@ -1,0 +1,95 @@
+import type { ProviderHttp } from './provider-http';
+import { answer, type ProviderResult } from './provider-result';
+import {
+  findUserBySub,
+  markEmailVerified,
+  type ProviderUser,
+  type ProviderUserStatus,
+  setUserStatus,
+} from './users';
+
+/** Whether Concierge itself set the DECLINED the account may have. */
+export interface LockState {
+  isOurLock: boolean;
+}
+
+/** What a state change found: done now, nothing was left to do, or no such user. */
+export type StateChange = 'changed' | 'unchanged' | 'no_user';
+
+/**
+ * Activation: afterwards the user's e-mail counts as verified. cidaas keeps self-registered users
+ * VERIFIED with `email_verified: false`, so it marks the e-mail verified; a provider that keeps them
+ * PENDING is set VERIFIED. Setting a status the user already has is a 400 at cidaas, so the user is
+ * read first and only what is missing is changed.
+ */
+export async function verifyAccount(http: ProviderHttp, sub: string): Promise<ProviderResult<StateChange>> {
+  const found = await findUserBySub(http, sub);
+  if (found.kind !== 'answer') return found;
+  return found.data ? verifyUser(http, found.data) : answer('no_user');
+}
+
+async function verifyUser(http: ProviderHttp, user: ProviderUser): Promise<ProviderResult<StateChange>> {
+  let change: StateChange = 'unchanged';
+  if (user.status === 'PENDING') {
+    const result = await changeStatus(http, user.sub, 'VERIFIED');
+    if (result.kind !== 'answer') return result;
+    change = 'changed';
+  }
+  if (user.emailVerified === false) {
+    const result = await markEmailVerified(http, user.sub);
+    if (result.kind !== 'answer') return result;
+    change = 'changed';
+  }
+  return answer(change);
+}
+
+/**
+ * After a completed reset: the account can sign in again. BLOCKED (cidaas's brute-force protection)
+ * is lifted; DECLINED only when Concierge set it itself (`isOurLock`) — an operator's DECLINED stays.
+ * The reset link proved the mailbox, so an unverified e-mail becomes verified too (spec §4).
+ */
+export async function unlockAccount(
+  http: ProviderHttp,
+  sub: string,
+  options: LockState,
+): Promise<ProviderResult<StateChange>> {
+  const found = await findUserBySub(http, sub);
+  if (found.kind !== 'answer') return found;
+  if (!found.data) return answer('no_user');
+  const user = found.data;
+  const isLifted = user.status === 'BLOCKED' || (user.status === 'DECLINED' && options.isOurLock);
+  if (!isLifted) return verifyUser(http, user);
+  const result = await changeStatus(http, sub, 'VERIFIED');
+  if (result.kind !== 'answer') return result;
+  const verified = await verifyUser(http, { ...user, status: 'VERIFIED' });
+  return verified.kind === 'answer' ? answer('changed') : verified;
+}
+
+/**
+ * Concierge's lock after the third failure (spec §4): DECLINED, which blocks sign-in at cidaas. A
+ * user already DECLINED or BLOCKED stays as it is (setting the same status again is a 400).
+ */
+export async function lockAccount(http: ProviderHttp, sub: string): Promise<ProviderResult<StateChange>> {
+  const found = await findUserBySub(http, sub);
+  if (found.kind !== 'answer') return found;
+  if (!found.data) return answer('no_user');
+  if (found.data.status === 'DECLINED' || found.data.status === 'BLOCKED') return answer('unchanged');
+  const result = await changeStatus(http, sub, 'DECLINED');
+  return result.kind === 'answer' ? answer('changed') : result;
+}
+
+/**
+ * Sets the status; when the provider refuses, the user is read again: somebody else (a parallel
+ * reset, the webhook of the same reset) may have set it meanwhile, and cidaas refuses a change to
+ * the status a user already has (400). Only a refusal that left another status stands.
+ */
+async function changeStatus(
+  http: ProviderHttp,
+  sub: string,
+  status: ProviderUserStatus,
+): Promise<ProviderResult<unknown>> {
+  const result = await setUserStatus(http, sub, status);
+  if (result.kind !== 'refusal') return result;
+  const now = await findUserBySub(http, sub);
+  return now.kind === 'answer' && now.data?.status === status ? answer(undefined) : result;
+}

@@ -1,0 +1,59 @@
+import type { Kysely } from '@concierge/database';
+import type { ServerTables } from '../db/schema';
+
+/** Longer than a sign-in request lives at cidaas; the housekeeping forgets older ones. */
+export const SIGN_IN_REQUEST_RETENTION_HOURS = 24;
+
+// Request ids are opaque to us (cidaas: UUIDs); anything else is not worth a database round trip.
+const REQUEST_ID = /^[A-Za-z0-9._~-]{1,200}$/;
+
+/** Request ids this instance wrote lately: a page reloaded with the same id writes nothing again. */
+const REMEMBERED_MAX = 10_000;
+
+/**
+ * Which tenant a provider request id was served for. cidaas sends a failed sign-in back to the
+ * hosted page with the request id but no `subdomain` (cidaas-facts.md, "Hosted-page login"): the
+ * server then finds the tenant here, so that brand and language survive the failed attempt.
+ */
+export class SignInRequests {
+  readonly #remembered = new Set<string>();
+
+  constructor(private readonly db: Kysely<ServerTables>) {}
+
+  /** The tenant first seen with this request id; a later, different one does not replace it. */
+  async remember(requestId: unknown, tenant: string): Promise<void> {
+    if (!isRequestId(requestId) || this.#remembered.has(requestId)) return;
+    await this.db
+      .insertInto('sign_in_requests')
+      .values({ request_id: requestId, tenant, created_at: new Date() })
+      .onConflict((conflict) => conflict.column('request_id').doNothing())
+      .execute();
+    if (this.#remembered.size >= REMEMBERED_MAX) this.#remembered.clear();
+    this.#remembered.add(requestId);
+  }
+
+  async tenantOf(requestId: unknown): Promise<string | undefined> {
+    if (!isRequestId(requestId)) return undefined;
+    const row = await this.db
+      .selectFrom('sign_in_requests')
+      .select('tenant')
+      .where('request_id', '=', requestId)
+      .executeTakeFirst();
+    return row?.tenant;
+  }
+}
+
+/** Housekeeping: forgets request ids long expired at the provider. */
+export async function pruneSignInRequests(
+  db: Kysely<ServerTables>,
+  olderThanHours = SIGN_IN_REQUEST_RETENTION_HOURS,
+): Promise<void> {
+  await db
+    .deleteFrom('sign_in_requests')
+    .where('created_at', '<', new Date(Date.now() - olderThanHours * 3600 * 1000))
+    .execute();
+}
+
+function isRequestId(value: unknown): value is string {
+  return typeof value === 'string' && REQUEST_ID.test(value);
+}

@@ -1,0 +1,112 @@
+import { type MailSink, startMailSink } from '@concierge/test-support';
+import { ProviderClient } from '../provider-client/provider-client';
+import type { SignInClient } from '../provider-client/sign-in-requests';
+import {
+  type CidaasDouble,
+  type CidaasDoubleVariants,
+  startCidaasDouble,
+} from './cidaas-double/cidaas-double';
+import { startEmbeddedProvider, TEST_ADMIN_CLIENT } from './embedded-provider';
+
+/** One provider the conformance suite holds the server's provider client against. */
+export interface ConformanceTarget {
+  client: ProviderClient;
+  signInClient: SignInClient;
+  /** The ids of the reset link the provider e-mailed last to this address; undefined where unreadable. */
+  resetLink?(email: string): Promise<{ rprq: string; exchangeId: string } | undefined>;
+  /** Request ids that are no longer valid at this provider. */
+  expiredRequestId(): Promise<string>;
+  close(): Promise<void>;
+}
+
+const DEMO_SIGN_IN = { clientId: 'property-portal-demo', redirectUri: 'http://localhost:8082/callback' };
+
+/** The embedded provider in its own process, its reset e-mails caught by a real SMTP sink. */
+export async function embeddedTarget(): Promise<ConformanceTarget> {
+  const sink: MailSink = await startMailSink();
+  const provider = await startEmbeddedProvider({ SMTP_URL: sink.url, PROVIDER_SEED_DEMO: 'false' });
+  return {
+    client: new ProviderClient({ baseUrl: provider.url, ...TEST_ADMIN_CLIENT }),
+    signInClient: DEMO_SIGN_IN,
+    async resetLink(email) {
+      const mail = await sink.waitFor(email);
+      const href = /https?:\/\/\S+password-set\?[^\s"<>)]+/.exec(mail.text)?.[0];
+      if (!href) return undefined;
+      const query = new URL(href.replaceAll('&amp;', '&')).searchParams;
+      const exchangeId = query.get('exchangeId') ?? query.get('exchangeid');
+      const rprq = query.get('rprq');
+      return exchangeId && rprq ? { rprq, exchangeId } : undefined;
+    },
+    // The embedded provider's request ids are interaction ids: one it never issued is as good as gone.
+    expiredRequestId: async () => 'no-such-interaction-0000',
+    async close() {
+      await provider.stop();
+      await sink.close();
+    },
+  };
+}
+
+/** The recorded-cidaas double, in one variant of what cidaas leaves unknown. */
+export async function doubleTarget(
+  variants: Partial<CidaasDoubleVariants> = {},
+): Promise<ConformanceTarget & { double: CidaasDouble }> {
+  const double = await startCidaasDouble({
+    clientCredentials: TEST_ADMIN_CLIENT,
+    clients: [
+      {
+        clientId: DEMO_SIGN_IN.clientId,
+        hostedPageUrl: 'http://portal.test/login?subdomain=demo',
+        redirectUris: [DEMO_SIGN_IN.redirectUri],
+      },
+    ],
+    variants,
+  });
+  const client = new ProviderClient({ baseUrl: double.url, ...TEST_ADMIN_CLIENT });
+  return {
+    double,
+    client,
+    signInClient: DEMO_SIGN_IN,
+    resetLink: async (email) => double.lastReset(email),
+    async expiredRequestId() {
+      const requestId = await client.generateRequestId(DEMO_SIGN_IN);
+      if (requestId.kind !== 'answer') throw new Error('the double gave no request id');
+      double.expireRequestIds();
+      return requestId.data;
+    },
+    close: () => double.close(),
+  };
+}
+
+/** The variables that point the suite at a real cidaas tenant. */
+export const REAL_CIDAAS_VARIABLES = [
+  'CIDAAS_BASE_URL',
+  'CIDAAS_CLIENT_ID',
+  'CIDAAS_CLIENT_SECRET',
+  'CIDAAS_SIGN_IN_CLIENT_ID',
+  'CIDAAS_SIGN_IN_REDIRECT_URI',
+] as const;
+
+export function isRealCidaasConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  return REAL_CIDAAS_VARIABLES.every((name) => Boolean(env[name]));
+}
+
+/** A real cidaas tenant; its reset e-mails go to real mailboxes, so reset links cannot be read. */
+export async function realCidaasTarget(env: NodeJS.ProcessEnv = process.env): Promise<ConformanceTarget> {
+  const signInClient = {
+    clientId: env.CIDAAS_SIGN_IN_CLIENT_ID!,
+    redirectUri: env.CIDAAS_SIGN_IN_REDIRECT_URI!,
+  };
+  const client = new ProviderClient({
+    baseUrl: env.CIDAAS_BASE_URL!,
+    clientId: env.CIDAAS_CLIENT_ID!,
+    clientSecret: env.CIDAAS_CLIENT_SECRET!,
+    timeoutMs: 15_000,
+  });
+  return {
+    client,
+    signInClient,
+    // Recorded: an unknown request id is answered like an expired one (10001).
+    expiredRequestId: async () => '00000000-0000-4000-8000-000000000000',
+    close: async () => undefined,
+  };
+}
