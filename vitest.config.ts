@@ -11,6 +11,7 @@ export default defineConfig({
           include: [
             'packages/*/src/**/*.test.ts',
             'apps/{server,provider,mail-catcher,property-portal}/src/**/*.test.ts',
+            'scripts/*.test.ts',
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,

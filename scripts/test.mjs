@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, ensureInstalled, root, run } from './prepare.mjs';
+import { readPlaywrightReport, readVitestReport } from './test-report.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -47,22 +48,19 @@ function ensureChromium() {
 }
 
 const reports = mkdtempSync(join(tmpdir(), 'concierge-test-'));
-const counts = { passed: 0, failed: 0, skipped: 0 };
+const counts = { passed: 0, failed: 0, skipped: 0, failures: [], skips: [] };
 let failedStep;
 
-function countVitest(file) {
-  const report = JSON.parse(readFileSync(file, 'utf8'));
-  counts.passed += report.numPassedTests;
-  counts.failed += report.numFailedTests;
-  counts.skipped += report.numPendingTests + report.numTodoTests;
+function add(result) {
+  counts.passed += result.passed;
+  counts.failed += result.failed;
+  counts.skipped += result.skipped;
+  counts.failures.push(...result.failures);
+  counts.skips.push(...result.skips);
 }
 
-function countPlaywright(file) {
-  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
-  counts.passed += stats.expected + stats.flaky;
-  counts.failed += stats.unexpected;
-  counts.skipped += stats.skipped;
-}
+const countVitest = (file) => add(readVitestReport(JSON.parse(readFileSync(file, 'utf8')), root));
+const countPlaywright = (file) => add(readPlaywrightReport(JSON.parse(readFileSync(file, 'utf8'))));
 
 try {
   ensureInstalled();
@@ -110,10 +108,12 @@ const REAL_CIDAAS = [
   'CIDAAS_SIGN_IN_REDIRECT_URI',
 ];
 const missingCidaas = REAL_CIDAAS.filter((name) => !process.env[name]);
+if (counts.skips.length > 0) console.log(`\nSkipped:\n  ${counts.skips.join('\n  ')}`);
 if (missingCidaas.length > 0) console.log(`\nreal cidaas: not run (${missingCidaas.join(', ')} not set)`);
+if (counts.failures.length > 0) console.log(`\nFailed:\n  ${counts.failures.join('\n  ')}`);
 const skipped = counts.skipped ? `, ${counts.skipped} skipped` : '';
 console.log(`\nTests: ${counts.passed} passed, ${counts.failed} failed${skipped}`);
-if (failedStep) {
-  console.error(failedStep instanceof Error ? failedStep.message : failedStep);
+if (failedStep || counts.failed > 0) {
+  if (failedStep) console.error(failedStep instanceof Error ? failedStep.message : failedStep);
   process.exit(1);
 }

@@ -60,6 +60,29 @@ function conformance(name: string, start: () => Promise<ConformanceTarget>) {
       expect(result).toMatchObject({ kind: 'refusal', code: INVALID_REQUEST_ID });
     });
 
+    // The browser's own calls (spec §7; the portal's api/provider.ts reads them, its tests every variant).
+    it("answers the hosted page's calls as the portal reads them", async () => {
+      const user = await newUser();
+      const requestId = answerOf(await target.client.generateRequestId(target.signInClient));
+      const base = target.client.baseUrl;
+      const existence = (email: string) =>
+        fetch(`${base}/useractions-srv/userexistence/${requestId}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ email, requestId }),
+        });
+      const known = await existence(user.email);
+      expect(await known.json()).toMatchObject({ success: true, data: expect.any(Object) });
+      const unknownUser = await existence(newEmail());
+      expect([204, 404, 417]).toContain(unknownUser.status);
+      const info = await (await fetch(`${base}/public-srv/public/${requestId}`)).json();
+      expect(info).toMatchObject({ success: true, data: { client_name: expect.any(String) } });
+      const expired = await fetch(`${base}/public-srv/public/${await target.expiredRequestId()}`);
+      expect(await expired.json()).toMatchObject({ success: false, error: { code: 10001 } });
+      const tenant = await (await fetch(`${base}/public-srv/tenantinfo/basic`)).json();
+      expect(tenant).toMatchObject({ success: true, data: { tenant_name: expect.any(String) } });
+    });
+
     it('finds a user by e-mail and by sub, and says so for unknown ones', async () => {
       const user = await newUser();
       expect(answerOf(await target.client.findUserByEmail(user.email.toUpperCase()))).toMatchObject({
