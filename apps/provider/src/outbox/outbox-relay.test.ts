@@ -1,6 +1,6 @@
 import { openTestDatabase } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrations } from '../db/migrations';
 import type { ProviderDatabase, ProviderTables } from '../db/schema';
 import { deleteSettledMessages, enqueue } from './outbox';
@@ -127,7 +127,9 @@ describe('OutboxRelay', () => {
     expect(await rowOf('young')).toMatchObject({ attempts: 1, given_up_at: null, payload: { n: 2 } });
 
     isUp = true;
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Once its backoff has run out, a pass retries the young row and leaves the given-up one alone.
+    const { next_attempt_at: retryAt } = await rowOf('young');
+    await vi.waitUntil(() => Date.now() >= retryAt.getTime(), { timeout: 5000, interval: 5 });
     expect(await relay.runDuePass()).toBe(1);
     expect(await rowOf('young')).toMatchObject({ attempts: 2, last_error: null, payload: {} });
     await relay.stop();

@@ -1,7 +1,7 @@
 import { type Database, openTestDatabase } from '@concierge/database';
 import { freePort, startMailSink } from '@concierge/test-support';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrations, SERVER_SCHEMA } from '../db/migrations';
 import type { ServerTables } from '../db/schema';
 import type { MailMessage } from '../mail/mail-message';
@@ -29,6 +29,13 @@ const rowFor = (recipient: string) =>
     .where('recipient', '=', recipient)
     .executeTakeFirstOrThrow();
 
+/** Waits until the row's backoff has run out (the time the worker stored), so that a pass takes it. */
+async function untilDue(recipient: string): Promise<void> {
+  const due = (await rowFor(recipient)).next_attempt_at;
+  if (!due) throw new Error(`the e-mail to ${recipient} is not scheduled`);
+  await vi.waitUntil(() => Date.now() >= due.getTime(), { timeout: 5000, interval: 5 });
+}
+
 describe('MailOutboxWorker', () => {
   it('loses no e-mail while the SMTP server is down, and sends it once it is back', async () => {
     const port = await freePort();
@@ -40,7 +47,7 @@ describe('MailOutboxWorker', () => {
     await enqueueMail(database.db, message('down@example.ch'));
     try {
       expect(await worker.runOnce()).toMatchObject({ failed: 1, sent: 0 });
-      await new Promise((resolve) => setTimeout(resolve, 60));
+      await untilDue('down@example.ch');
       expect(await worker.runOnce()).toMatchObject({ failed: 1, sent: 0 });
       const failed = await rowFor('down@example.ch');
       expect(failed).toMatchObject({
@@ -53,7 +60,7 @@ describe('MailOutboxWorker', () => {
 
       const smtp = await startMailSink({ port });
       try {
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        await untilDue('down@example.ch');
         expect(await worker.runOnce()).toMatchObject({ sent: 1 });
         expect(smtp.messages.flatMap((mail) => mail.to)).toEqual(['down@example.ch']);
         const sent = await rowFor('down@example.ch');
@@ -120,10 +127,12 @@ describe('MailOutboxWorker', () => {
       retry: { firstDelayMs: 1, maxDelayMs: 1, maxAttempts: 3 },
     });
     await enqueueMail(database.db, message('gone@example.ch'));
-    for (let pass = 0; pass < 5; pass += 1) {
-      await worker.runOnce();
-      await new Promise((resolve) => setTimeout(resolve, 5));
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      await untilDue('gone@example.ch');
+      expect(await worker.runOnce()).toEqual({ sent: 0, failed: 1 });
     }
+    // Given up after the third: nothing is scheduled any more, and a further pass leaves it alone.
+    expect(await worker.runOnce()).toEqual({ sent: 0, failed: 0 });
     const row = await rowFor('gone@example.ch');
     // The stored reason names no address: relays quote the recipient in their replies.
     expect(row).toMatchObject({

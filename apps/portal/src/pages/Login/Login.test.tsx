@@ -1,7 +1,9 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fetchFailedLoginCounter } from '../../api/failed-login-counter';
 import { assignLocation } from '../../hooks/browser-location';
+import { jsonAnswer, pendingAnswer } from '../../test/fetch';
 import { testTenant } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
 import { clientInfoAnswer, type FetchRoutes, stubFetch } from '../../test/stub-fetch';
@@ -10,6 +12,12 @@ vi.mock('../../hooks/browser-location', () => ({
   assignLocation: vi.fn(),
   currentLocation: () => ({ href: window.location.href, origin: window.location.origin }),
 }));
+
+// Unchanged, only watched: a test can await the page's own read of the counter.
+vi.mock('../../api/failed-login-counter', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../api/failed-login-counter')>();
+  return { ...actual, fetchFailedLoginCounter: vi.fn(actual.fetchFailedLoginCounter) };
+});
 
 const provider: FetchRoutes = {
   '/public-srv/public/': () => clientInfoAnswer(),
@@ -112,9 +120,21 @@ describe('login page', () => {
   });
 
   it('keeps the plain wrong-password message when the counter cannot be had', async () => {
-    stubFetch({ ...provider, '/user-login-failed-counter': () => new Response('', { status: 503 }) });
+    const counter = pendingAnswer();
+    const fetchMock = stubFetch({ ...provider, '/user-login-failed-counter': () => counter.promise });
     await renderPage('/login?requestId=r&error=invalid_username_password&username=anna%40example.ch');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() =>
+      expect(fetchMock).toHaveBeenCalledWith(
+        'http://portal.test/user-login-failed-counter?subdomain=demo&email=anna%40example.ch',
+        expect.anything(),
+      ),
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('Incorrect username or password');
+    await act(async () => {
+      counter.settle(new Response('', { status: 503 }));
+      // The page refines its message as soon as its read of the counter settles; here with none.
+      await expect(vi.mocked(fetchFailedLoginCounter).mock.results.at(-1)?.value).resolves.toBeNull();
+    });
     expect(screen.getByRole('alert')).toHaveTextContent('Incorrect username or password');
   });
 
@@ -238,7 +258,14 @@ describe('the sign-in request behind the page', () => {
         '/': () => ({}),
       });
       await renderPage(`${path}?subdomain=demo`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The page settles its request in the effect next to the one asking for the tenant info; with
+      // no request id to check, a fresh one would be asked for in that same step.
+      await waitFor(() =>
+        expect(fetchMock).toHaveBeenCalledWith(
+          'http://provider.test/public-srv/tenantinfo/basic',
+          expect.anything(),
+        ),
+      );
       expect(fetchMock.mock.calls.some(([url]) => String(url).includes('authz/generate'))).toBe(false);
       expect(assignLocation).not.toHaveBeenCalled();
     },
@@ -267,11 +294,14 @@ describe('the sign-in request behind the page', () => {
   });
 
   it('hides registration when the client info disables it', async () => {
-    stubFetch({ ...provider, '/public-srv/public/': () => clientInfoAnswer(false) });
+    const clientInfo = pendingAnswer();
+    stubFetch({ ...provider, '/public-srv/public/': () => clientInfo.promise });
     await renderPage('/login?requestId=r2');
     await screen.findByRole('link', { name: /Forgot your password/ });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(screen.queryByRole('link', { name: /Register/ })).not.toBeInTheDocument();
+    // The registry enables it until the client info says otherwise.
+    expect(screen.getByRole('link', { name: /Register/ })).toBeInTheDocument();
+    clientInfo.settle(jsonAnswer(200, clientInfoAnswer(false)));
+    await waitFor(() => expect(screen.queryByRole('link', { name: /Register/ })).not.toBeInTheDocument());
   });
 
   // cidaas's client info carries no registration flags (cidaas-facts.md, "Public info").
@@ -290,13 +320,22 @@ describe('the sign-in request behind the page', () => {
   });
 
   it('hides registration when the registry says so and the client info is silent', async () => {
-    stubFetch({ ...provider, '/public-srv/public/': cidaasClientInfo });
+    const clientInfo = pendingAnswer();
+    stubFetch({ ...provider, '/public-srv/public/': () => clientInfo.promise });
     const closed = {
       ...testTenant,
       flags: { ...testTenant.flags, registrationEnabled: false, inviteEnabled: false },
     };
     await renderPage('/login?requestId=r4', 'en', closed);
     await screen.findByRole('link', { name: /Forgot your password/ });
+    expect(screen.queryByRole('link', { name: /Register/ })).not.toBeInTheDocument();
+    await act(async () => {
+      clientInfo.settle(jsonAnswer(200, cidaasClientInfo()));
+      // The page remembers the request id for the tab in the step that takes the client info in.
+      await vi.waitFor(() => expect(window.sessionStorage.getItem('concierge.requestId')).toBe('r4'), {
+        interval: 5,
+      });
+    });
     expect(screen.queryByRole('link', { name: /Register/ })).not.toBeInTheDocument();
   });
 
