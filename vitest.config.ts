@@ -15,6 +15,7 @@ export default defineConfig({
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          globalSetup: ['scripts/test-database.mjs'],
         },
       },
       'apps/portal/vitest.config.ts',

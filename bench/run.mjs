@@ -52,7 +52,7 @@ async function main() {
   const bundle = measureLoginBundle(clientDir);
 
   console.log(
-    `Starting the server (NODE_ENV=${SERVER_ENV.NODE_ENV}, embedded PGlite in a temporary directory)…`,
+    `Starting the server (NODE_ENV=${SERVER_ENV.NODE_ENV}, an embedded PostgreSQL in a temporary directory)…`,
   );
   const server = await startServer(root);
   // Ctrl-C during a 10 s run must not leave a server and its data directory behind.

@@ -1,11 +1,13 @@
 // Starts the real server the way production runs it (its own process, the built portal, a real
-// database) so the figures include everything a request really goes through. Embedded PGlite in a
-// fresh temporary directory keeps runs independent of each other and of a developer's .data.
+// database) so the figures include everything a request really goes through. An embedded
+// PostgreSQL in a fresh temporary directory keeps runs independent of each other and of a
+// developer's .data.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startEmbeddedPostgres } from '../scripts/embedded-postgres.mjs';
 
 const READY_TIMEOUT_MS = 60_000;
 
@@ -67,10 +69,11 @@ export function memoryOf(pid) {
 export async function startServer(root) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'concierge-bench-'));
+  const postgres = await startEmbeddedPostgres({ dataDir, port: await freePort(), persistent: false });
   const origin = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
-    env: { ...process.env, ...SERVER_ENV, PORT: String(port), DATA_DIR: dataDir },
+    env: { ...process.env, ...SERVER_ENV, PORT: String(port), DATABASE_URL: postgres.url },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Keep only the end of the output: it is there to explain a failed start, and an unread pipe
@@ -93,6 +96,7 @@ export async function startServer(root) {
       await exited;
       clearTimeout(timer);
     }
+    await postgres.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
 

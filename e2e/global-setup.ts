@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePorts, startStack } from '../scripts/stack.mjs';
@@ -10,10 +10,13 @@ import { ADMIN_CLIENT_SECRET, ROLES_CLIENT_ID, SERVER_ADMIN_TOKEN } from './supp
  */
 export default async function globalSetup() {
   const dataDir = mkdtempSync(join(tmpdir(), 'concierge-e2e-'));
+  // The embedded PostgreSQL may run as another user (as root: `postgres`); it must reach its folder.
+  chmodSync(dataDir, 0o755);
   const stack = await startStack({
     ports: await freePorts(),
     dataDir,
     quiet: !process.env.E2E_VERBOSE,
+    throwAwayData: true,
     env: {
       LOG_LEVEL: 'warn',
       PROVIDER_ADMIN_CLIENT_SECRET: ADMIN_CLIENT_SECRET,

@@ -6,6 +6,8 @@ export interface StackPorts {
   propertyPortal: number;
   smtp: number;
   mail: number;
+  /** The embedded PostgreSQL, when no DATABASE_URL is given. */
+  postgres: number;
 }
 
 export interface StackUrls {
@@ -21,6 +23,8 @@ export interface Stack {
   ports: StackPorts;
   stop(): Promise<void>;
   children: { name: string; child: ChildProcess }[];
+  /** The PostgreSQL both apps use (DATABASE_URL). */
+  database: string;
 }
 
 export const DEFAULT_PORTS: StackPorts;
@@ -36,4 +40,6 @@ export function startStack(options?: {
    * client with a `subdomain` gets the hosted page URL `{portal}/login?subdomain=…` unless it brings one.
    */
   extraProviderClients?: Record<string, unknown>[];
+  /** The run's data is thrown away afterwards: the embedded PostgreSQL may skip durable writes. */
+  throwAwayData?: boolean;
 }): Promise<Stack>;

@@ -7,6 +7,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startEmbeddedPostgres } from './embedded-postgres.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SHIPPED_TENANTS = join(root, 'tenants');
@@ -62,7 +63,14 @@ function providerClientsFor(dataDir, tenantsFile, portalUrl, propertyPortalUrl, 
   return file;
 }
 
-export const DEFAULT_PORTS = { server: 8080, provider: 8081, propertyPortal: 8082, smtp: 1025, mail: 8025 };
+export const DEFAULT_PORTS = {
+  server: 8080,
+  provider: 8081,
+  propertyPortal: 8082,
+  smtp: 1025,
+  mail: 8025,
+  postgres: 8432,
+};
 
 /** Asks the OS for a free port on loopback. */
 export function freePort() {
@@ -83,12 +91,13 @@ export async function freePorts() {
     propertyPortal: await freePort(),
     smtp: await freePort(),
     mail: await freePort(),
+    postgres: await freePort(),
   };
 }
 
 /**
  * @param {{ ports?: typeof DEFAULT_PORTS, dataDir?: string, env?: Record<string, string>, quiet?: boolean,
- *   extraProviderClients?: Record<string, unknown>[] }} options
+ *   extraProviderClients?: Record<string, unknown>[], throwAwayData?: boolean }} options
  */
 export async function startStack(options = {}) {
   const ports = options.ports ?? DEFAULT_PORTS;
@@ -102,8 +111,18 @@ export async function startStack(options = {}) {
   const dataDir = options.dataDir ?? join(root, '.data');
   mkdirSync(dataDir, { recursive: true });
   const tenantsFile = tenantsFor(dataDir, urls.propertyPortal);
+  // One PostgreSQL for both apps, a schema each, as in production; embedded unless one is given.
+  const givenDatabase = options.env?.DATABASE_URL ?? process.env.DATABASE_URL;
+  const postgres = givenDatabase
+    ? undefined
+    : await startEmbeddedPostgres({
+        dataDir: join(dataDir, 'postgres'),
+        port: ports.postgres,
+        persistent: !options.throwAwayData,
+      });
   const shared = {
     ...process.env,
+    DATABASE_URL: givenDatabase ?? postgres?.url,
     DATA_DIR: dataDir,
     TENANTS_FILE: tenantsFile,
     PROVIDER_CLIENTS_FILE: providerClientsFor(
@@ -172,6 +191,7 @@ export async function startStack(options = {}) {
         clearTimeout(timer);
       }),
     );
+    await postgres?.stop();
   }
 
   try {
@@ -180,7 +200,13 @@ export async function startStack(options = {}) {
     await stop();
     throw error;
   }
-  return { urls, ports, stop, children: children.map(({ app, child }) => ({ name: app.name, child })) };
+  return {
+    urls,
+    ports,
+    stop,
+    children: children.map(({ app, child }) => ({ name: app.name, child })),
+    database: shared.DATABASE_URL,
+  };
 }
 
 async function waitUntilReady(app, child, timeoutMs = 90_000) {

@@ -45,7 +45,6 @@ describe('loadConfig', () => {
       portalUrl: 'http://localhost:8080',
       propertyPortalUrl: 'http://localhost:8082',
       adminClient: { clientId: 'concierge-server', clientSecret: DEV_ADMIN_CLIENT_SECRET },
-      database: { kind: 'pglite', dataDir: path.join('.data', 'provider') },
       isDemoSeedEnabled: true,
     });
     const demo = config.clients.find((client) => client.client_id === 'property-portal-demo');
@@ -78,7 +77,6 @@ describe('loadConfig', () => {
       PROVIDER_URL: 'https://id.example.com/',
       PORTAL_URL: 'https://login.example.com/',
       PROPERTY_PORTAL_URL: '',
-      DATABASE_URL: 'postgres://db.example.com/concierge',
       PROVIDER_SEED_DEMO: 'false',
       PROVIDER_REQUIRE_VERIFIED_EMAIL: 'false',
       PROVIDER_BLOCK_AFTER_FAILURES: '5',
@@ -88,7 +86,6 @@ describe('loadConfig', () => {
       issuer: 'https://id.example.com',
       portalUrl: 'https://login.example.com',
       propertyPortalUrl: 'http://localhost:8082',
-      database: { kind: 'postgres', url: 'postgres://db.example.com/concierge' },
       isDemoSeedEnabled: false,
       signIn: { isVerifiedEmailRequired: false, blockAfterFailures: 5 },
     });

@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { type DatabaseLocation, databaseLocationFromEnv } from '@concierge/database';
 import { z } from 'zod';
 
 /** Known to everybody on purpose: only for local runs; production must bring its own (see loadConfig). */
@@ -107,7 +105,6 @@ const envSchema = z.object({
   PROVIDER_ADMIN_CLIENT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   PROVIDER_TENANT_NAME: z.string().min(1).default('Concierge (embedded provider)'),
   PROVIDER_TENANT_KEY: z.string().min(1).default('concierge'),
-  DATA_DIR: z.string().min(1).default('.data'),
   PROVIDER_SEED_DEMO: booleanFlag.default(true),
   PROVIDER_CLIENTS_FILE: z.string().min(1).optional(),
   PROVIDER_WEBHOOK_URL: httpUrl.optional(),
@@ -136,7 +133,6 @@ export interface ProviderConfig {
   propertyPortalUrl: string;
   tenant: { name: string; key: string };
   adminClient: { clientId: string; clientSecret: string };
-  database: DatabaseLocation;
   isDemoSeedEnabled: boolean;
   clients: ClientConfig[];
   signIn: {
@@ -211,7 +207,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ProviderConfig
     propertyPortalUrl: vars.PROPERTY_PORTAL_URL,
     tenant: { name: vars.PROVIDER_TENANT_NAME, key: vars.PROVIDER_TENANT_KEY },
     adminClient,
-    database: databaseLocationFromEnv(path.join(vars.DATA_DIR, 'provider'), env),
     isDemoSeedEnabled: vars.PROVIDER_SEED_DEMO,
     clients: mergeClients(defaults, extra),
     signIn: {

@@ -1,4 +1,4 @@
-import { openDatabase } from '@concierge/database';
+import { databaseLocationFromEnv, openDatabase } from '@concierge/database';
 import { createProviderApp } from './app';
 import { ConfigError, loadConfig, productionRefusal } from './config';
 import { migrations } from './db/migrations';
@@ -22,7 +22,7 @@ try {
 }
 
 const database = await openDatabase<ProviderTables>({
-  location: config.database,
+  location: databaseLocationFromEnv(),
   schema: PROVIDER_SCHEMA,
   migrations,
 });

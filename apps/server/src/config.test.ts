@@ -11,14 +11,6 @@ describe('loadConfig', () => {
       restApiBaseUrl: 'http://localhost:8080',
       propertyPortalClientId: 'property-portal-demo',
     });
-    expect(config.database).toEqual({ kind: 'pglite', dataDir: '.data/server' });
-  });
-
-  it('uses PostgreSQL when DATABASE_URL is set', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).database).toEqual({
-      kind: 'postgres',
-      url: 'postgres://db/x',
-    });
   });
 
   it('requires the provider and webhook secrets in production', () => {

@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
 import { ENVIRONMENTS, type RuntimeConfig } from '@concierge/contracts';
-import { type DatabaseLocation, databaseLocationFromEnv } from '@concierge/database';
 import { z } from 'zod';
 
 const origin = z
@@ -39,7 +38,6 @@ const envSchema = z.object({
     .default(72),
   /** Bearer token of the operators' admin API (/api/admin); without it in production that API is off. */
   ADMIN_API_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  DATA_DIR: z.string().default('.data'),
   PORTAL_DIST_DIR: z.string().default(fileURLToPath(new URL('../../portal/dist', import.meta.url))),
   TRUST_PROXY: z.stringbool().default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -55,7 +53,6 @@ export interface ServerConfig {
   providerUrl: string;
   tenantsFile: string;
   runtime: RuntimeConfig;
-  database: DatabaseLocation;
   portalDistDir: string;
   providerAdmin: { clientId: string; clientSecret: string };
   webhook: { apiKey: string; header: string };
@@ -104,7 +101,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       restApiBaseUrl: values.REST_API_BASE_URL ?? values.PORTAL_URL,
       propertyPortalClientId: values.PROPERTY_PORTAL_CLIENT_ID,
     },
-    database: databaseLocationFromEnv(`${values.DATA_DIR}/server`, env),
     portalDistDir: values.PORTAL_DIST_DIR,
     providerAdmin: {
       clientId: values.PROVIDER_ADMIN_CLIENT_ID,

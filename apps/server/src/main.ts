@@ -1,4 +1,4 @@
-import { openDatabase } from '@concierge/database';
+import { databaseLocationFromEnv, openDatabase } from '@concierge/database';
 import { buildServer } from './app';
 import { loadConfig } from './config';
 import { migrations, SERVER_SCHEMA } from './db/migrations';
@@ -13,7 +13,7 @@ const config = loadConfig();
 const registry = await loadTenantRegistry(config.tenantsFile);
 const portal = await loadPortalBuild(config.portalDistDir);
 const database = await openDatabase<ServerTables>({
-  location: config.database,
+  location: databaseLocationFromEnv(),
   schema: SERVER_SCHEMA,
   migrations,
 });

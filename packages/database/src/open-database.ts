@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, type Migration, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { PGlitePool } from './pglite-pool';
 
-export type DatabaseLocation =
-  /** Embedded Postgres; without dataDir it lives in memory. */
-  { kind: 'pglite'; dataDir?: string } | { kind: 'postgres'; url: string };
+/**
+ * Always a real PostgreSQL server: production's, or the embedded one `npm start` and the tests start
+ * (scripts/embedded-postgres.mjs). One driver and one dialect everywhere (docs/decisions.md).
+ */
+export interface DatabaseLocation {
+  kind: 'postgres';
+  url: string;
+}
 
 export interface OpenDatabaseOptions {
   location: DatabaseLocation;
@@ -51,32 +53,25 @@ export async function openDatabase<DB>(options: OpenDatabaseOptions): Promise<Da
 }
 
 async function createDialect(location: DatabaseLocation, schema: string): Promise<PostgresDialect> {
-  if (location.kind === 'postgres') {
-    const pool = new pg.Pool({
-      connectionString: location.url,
-      options: `-c search_path=${schema}`,
-      max: 10,
-      connectionTimeoutMillis: 10_000,
-      statement_timeout: 15_000,
-    });
-    return new PostgresDialect({ pool });
-  }
-  if (location.dataDir) await mkdir(location.dataDir, { recursive: true });
-  const pglite = await PGlite.create(location.dataDir ?? 'memory://');
-  await pglite.exec(`create schema if not exists ${schema}; set search_path to ${schema};`);
-  return new PostgresDialect({ pool: new PGlitePool(pglite) });
+  const pool = new pg.Pool({
+    connectionString: location.url,
+    options: `-c search_path=${schema}`,
+    max: 10,
+    connectionTimeoutMillis: 10_000,
+    statement_timeout: 15_000,
+  });
+  return new PostgresDialect({ pool });
 }
 
 /**
- * A database of its own for one test file: an in-memory PGlite, or — when DATABASE_URL is set, as in
- * CI's PostgreSQL run — a fresh schema on that server, dropped again on close.
+ * A database of its own for one test file: a fresh schema on the PostgreSQL server of DATABASE_URL
+ * (the embedded one the test run's global setup started, or CI's), dropped again on close.
  */
 export async function openTestDatabase<DB>(
   schemaPrefix: string,
   migrations: Record<string, Migration>,
 ): Promise<Database<DB>> {
-  const url = process.env.DATABASE_URL;
-  if (!url) return openDatabase<DB>({ location: { kind: 'pglite' }, schema: schemaPrefix, migrations });
+  const { url } = databaseLocationFromEnv();
   const schema = `${schemaPrefix}_t${randomBytes(4).toString('hex')}`;
   const opened = await openDatabase<DB>({ location: { kind: 'postgres', url }, schema, migrations });
   return {
@@ -88,9 +83,44 @@ export async function openTestDatabase<DB>(
   };
 }
 
-/** DATABASE_URL wins; otherwise PGlite in the app's own directory. */
-export function databaseLocationFromEnv(defaultDataDir: string, env = process.env): DatabaseLocation {
-  return env.DATABASE_URL
-    ? { kind: 'postgres', url: env.DATABASE_URL }
-    : { kind: 'pglite', dataDir: defaultDataDir };
+/** The PostgreSQL server of DATABASE_URL; `npm start` and `npm test` set it for the embedded one. */
+export function databaseLocationFromEnv(env = process.env): DatabaseLocation {
+  if (!env.DATABASE_URL) {
+    throw new Error(
+      'DATABASE_URL is not set: point it at PostgreSQL (npm start and npm test start an embedded one and set it).',
+    );
+  }
+  return { kind: 'postgres', url: env.DATABASE_URL };
+}
+
+/**
+ * A database of its own on the server of `url`, for a process that owns fixed schema names (an
+ * embedded provider started by a test): created now, dropped by `drop`.
+ */
+export async function createThrowAwayDatabase(
+  url: string,
+  prefix: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  return {
+    url: own.href,
+    async drop() {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
 }

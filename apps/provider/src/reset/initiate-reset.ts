@@ -54,7 +54,7 @@ export async function initiatePasswordReset(
       .where('sub', '=', user.sub)
       .where('created_at', '>', new Date(Date.now() - RESET_RATE_LIMIT.windowMs))
       .executeTakeFirstOrThrow();
-    // count(*) is a number in PGlite and a string in pg (STACK-NOTES).
+    // pg returns count(*) (a bigint) as a string.
     if (Number(recent.count) >= RESET_RATE_LIMIT.maxRequests) return nothing;
 
     const { client } = context;

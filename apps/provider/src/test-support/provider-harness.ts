@@ -35,8 +35,8 @@ export interface StartOptions {
 }
 
 /**
- * The real app on a free loopback port, with its own database (in-memory PGlite, or a fresh schema
- * when DATABASE_URL is set). The port is chosen first because the issuer URL must contain it.
+ * The real app on a free loopback port, with its own database (a fresh schema on the test run's
+ * PostgreSQL). The port is chosen first because the issuer URL must contain it.
  */
 export async function startProvider(
   extraClients: Record<string, unknown>[] = [],

@@ -38,9 +38,8 @@ export interface PasswordLoginResult {
  * hash being checked. So at most N hashes are ever checked per block, however many attempts arrive at
  * once. (Reserving an attempt with a conditional update before checking would also cap the checks,
  * but a right password among wrong ones could then be refused or block the account depending on
- * timing.) The price is that one user's attempts are checked one after the other, ~10 ms each — and
- * on PGlite, with its single connection, everybody's are; nothing else may use `db` inside the
- * transaction.
+ * timing.) The price is that one user's attempts are checked one after the other, ~10 ms each;
+ * nothing else may use `db` inside the transaction.
  *
  * A DECLINED, BLOCKED or unknown account costs a hash check too, on a dummy hash outside the lock, so
  * the answer time does not tell it apart from a wrong password.

@@ -64,7 +64,7 @@ export async function listRegistrationCodes(
     .offset(filter.offset)
     .execute();
   const { total } = await query.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
-  // count(*) is a number in PGlite and a string in pg (STACK-NOTES).
+  // pg returns count(*) (a bigint) as a string.
   return { items, total: Number(total) };
 }
 

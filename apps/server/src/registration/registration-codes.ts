@@ -74,7 +74,7 @@ export async function releaseRegistrationCode(
   return released !== undefined;
 }
 
-/** PostgreSQL's unique_violation, as pg and PGlite both report it. */
+/** PostgreSQL's unique_violation, as pg reports it. */
 export function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 }

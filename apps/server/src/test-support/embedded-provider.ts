@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createThrowAwayDatabase, databaseLocationFromEnv } from '@concierge/database';
 import { freePort } from '@concierge/test-support';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -15,7 +16,7 @@ export interface EmbeddedProvider {
 
 /**
  * The real embedded provider in its own process, as the server meets it in production (over HTTP,
- * never imported). It keeps its data in a throw-away PGlite directory.
+ * never imported). It keeps its data in a throw-away database on the test run's PostgreSQL.
  */
 export async function startEmbeddedProvider(env: Record<string, string> = {}): Promise<EmbeddedProvider> {
   const port = await freePort();
@@ -23,11 +24,13 @@ export async function startEmbeddedProvider(env: Record<string, string> = {}): P
   const dataDir = mkdtempSync(join(tmpdir(), 'server-test-provider-'));
   const clientsFile = join(dataDir, 'clients.json');
   writeFileSync(clientsFile, JSON.stringify(registryClients()));
-  const { DATABASE_URL: _ignored, ...parentEnv } = process.env;
+  // A database of its own: the provider's schema name is fixed, and other files start providers too.
+  const database = await createThrowAwayDatabase(databaseLocationFromEnv().url, 'provider_test');
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/provider/src/main.ts'], {
     cwd: root,
     env: {
-      ...parentEnv,
+      ...process.env,
+      DATABASE_URL: database.url,
       PROVIDER_PORT: String(port),
       PROVIDER_URL: url,
       DATA_DIR: dataDir,
@@ -47,6 +50,7 @@ export async function startEmbeddedProvider(env: Record<string, string> = {}): P
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
     await exited;
+    await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
   const deadline = Date.now() + 60_000;

@@ -18,7 +18,7 @@ export interface TestServerOptions {
   smtp?: true | { url: string };
 }
 
-/** The real server on a real database (PGlite, or PostgreSQL when DATABASE_URL is set) and the built portal. */
+/** The real server on a real database (a schema of its own on the test run's PostgreSQL) and the built portal. */
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}) {
   const ownProvider: EmbeddedProvider | undefined =
     options.provider === true ? await startEmbeddedProvider() : undefined;

@@ -1,0 +1,5 @@
+export function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port: number;
+  persistent?: boolean;
+}): Promise<{ url: string; stop(): Promise<void> }>;

