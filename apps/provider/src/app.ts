@@ -1,4 +1,5 @@
 import type { WebhookEvent } from '@concierge/contracts';
+import { loggableError } from '@concierge/database';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ProviderConfig } from './config';
 import type { ProviderDatabase } from './db/schema';
@@ -22,6 +23,8 @@ import { oidcForwardRoutes } from './routes/oidc-forward';
 import { passwordResetRoutes } from './routes/password-reset';
 import { PUBLIC_PREFIX, publicInfoRoutes } from './routes/public-info';
 import { registerRoutes } from './routes/register';
+import { answerFrameworkError, installSafeTextGuard } from './routes/safe-text-guard';
+import { installSecurityHeaders } from './routes/security-headers';
 import { USER_ACTIONS_PREFIX, userExistenceRoutes } from './routes/user-existence';
 import { userLookupRoutes } from './routes/user-lookup';
 import { createWebhookSender } from './webhooks/webhook-sender';
@@ -48,8 +51,11 @@ export async function createProviderApp(
   const { db } = database;
   const clients = createClientDirectory(config.clients);
   const provider = await createOidcProvider(config, db, clients);
-  const app = Fastify({ logger: options.logger ?? false });
-  provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'oidc-provider server error'));
+  const app = Fastify({ logger: options.logger ?? false, frameworkErrors: answerFrameworkError });
+  // Only name and SQLSTATE of a database error: its detail may quote row values (e-mails, tokens).
+  provider.on('server_error', (_ctx, error) =>
+    app.log.error({ err: loggableError(error) }, 'oidc-provider server error'),
+  );
 
   const webhooks = new OutboxRelay<WebhookEvent>({
     db,
@@ -71,6 +77,8 @@ export async function createProviderApp(
 
   const deps: RouteDeps = { config, db, provider, clients, webhooks, mail };
   app.setErrorHandler(envelopeErrorHandler);
+  installSafeTextGuard(app);
+  installSecurityHeaders(app);
   await app.register(healthRoutes, deps);
   await app.register(loginRoutes, deps);
   await app.register(checkSessionRoutes, deps);
@@ -89,7 +97,7 @@ export async function createProviderApp(
       deleteSettledMessages(db, 'webhook_outbox'),
       deleteSettledMessages(db, 'mail_outbox'),
       deleteOldResetRequests(db),
-    ]).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+    ]).catch((error: unknown) => app.log.warn({ err: loggableError(error) }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
   app.addHook('onReady', async () => {

@@ -156,6 +156,30 @@ describe('security headers', () => {
     expect(response.headers['referrer-policy']).toBe('no-referrer');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
   });
+
+  it.each(['/login', '/config.json', '/no-such-path'])(
+    'denies powerful features a sign-in page never needs (%s)',
+    async (url) => {
+      const policy = String((await server.app.inject({ url })).headers['permissions-policy']);
+      for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb']) {
+        expect(policy).toContain(`${feature}=()`);
+      }
+    },
+  );
+});
+
+describe('cache control of the pages', () => {
+  // Their URLs carry one-time tokens (reset ids, verification ids): no cache may keep them.
+  it.each([
+    '/password-set?requestId=r1&rprq=reset-1&exchangeid=ex-1',
+    '/verification-complete?email=anna%40example.ch&verificationid=ver-1',
+  ])('stores no copy of %s', async (url) => {
+    expect((await server.app.inject({ url })).headers['cache-control']).toBe('no-store');
+  });
+
+  it('lets the other pages be kept if revalidated', async () => {
+    expect((await server.app.inject({ url: '/login' })).headers['cache-control']).toBe('no-cache');
+  });
 });
 
 describe('health', () => {

@@ -6,6 +6,7 @@ import { createBackgroundJobs } from './background-jobs';
 import type { ServerConfig } from './config';
 import type { ServerTables } from './db/schema';
 import { installErrorHandler } from './http/errors';
+import { answerFrameworkError, installSafeTextGuard } from './http/safe-text-guard';
 import { securityHeaders } from './http/security-headers';
 import type { MailTransport } from './mail/mail-transport';
 import type { ProviderClient } from './provider-client/provider-client';
@@ -46,8 +47,10 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
     },
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
+    frameworkErrors: answerFrameworkError,
   });
   installErrorHandler(app);
+  installSafeTextGuard(app);
   await securityHeaders(app, config, deps.registry.portalOrigins());
   const pages = {
     build: deps.portal,

@@ -1,3 +1,4 @@
+import { loggableError } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
 import { applyPendingAccountLocks } from './failed-logins/account-locks';
 import type { MailTransport } from './mail/mail-transport';
@@ -51,10 +52,12 @@ export function createBackgroundJobs(
       if (timer) return;
       outbox.start(OUTBOX_INTERVAL_MS);
       timer = setInterval(() => {
-        reconcile().catch((error: unknown) => log.warn({ err: error }, 'reconciling registrations failed'));
+        reconcile().catch((error: unknown) =>
+          log.warn({ err: loggableError(error) }, 'reconciling registrations failed'),
+        );
         // A lock whose provider call failed when it was asked for (failed-logins/account-locks.ts).
         applyPendingAccountLocks({ db: deps.db, provider: deps.provider, log }).catch((error: unknown) =>
-          log.warn({ err: error }, 'applying account locks failed'),
+          log.warn({ err: loggableError(error) }, 'applying account locks failed'),
         );
       }, RECONCILE_INTERVAL_MS);
       timer.unref();

@@ -1,4 +1,4 @@
-import type { Kysely } from '@concierge/database';
+import { type Kysely, loggableError } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerTables } from './db/schema';
 import { pruneProcessedWebhookEvents } from './failed-logins/apply-webhook-event';
@@ -29,7 +29,7 @@ export function startHousekeeping(
   const tick = () => {
     // A slow run is not overtaken by the next one.
     running ??= runHousekeeping(db)
-      .catch((error: unknown) => log.warn({ err: error }, 'housekeeping failed'))
+      .catch((error: unknown) => log.warn({ err: loggableError(error) }, 'housekeeping failed'))
       .finally(() => {
         running = undefined;
       });

@@ -9,5 +9,6 @@ export * from './password-reset';
 export * from './portal-api';
 export * from './portal-api-codes';
 export * from './runtime-config';
+export * from './safe-text';
 export * from './tenant';
 export * from './webhook-event';

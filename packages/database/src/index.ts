@@ -1,3 +1,5 @@
 export type { Generated, Insertable, Kysely, Migration, Selectable, Updateable } from 'kysely';
 export { sql } from 'kysely';
+export * from './describe-error';
 export * from './open-database';
+export * from './test-errors';

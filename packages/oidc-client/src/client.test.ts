@@ -11,6 +11,22 @@ afterEach(() => {
   localStorage.clear();
 });
 
+/** Sign-in states (with their PKCE code_verifier) in either storage, under the `oidc.` prefix. */
+function storedSignInStates(): { id: string; code_verifier: string }[] {
+  return [localStorage, sessionStorage].flatMap((storage) =>
+    Object.keys(storage)
+      .filter((key) => key.startsWith('oidc.'))
+      .map((key) => JSON.parse(storage.getItem(key) ?? '{}'))
+      .filter((entry) => typeof entry.code_verifier === 'string'),
+  );
+}
+
+function expectStates(count: number) {
+  const states = storedSignInStates();
+  expect(states).toHaveLength(count);
+  return states;
+}
+
 async function expectOidcError(promise: Promise<unknown>, message: string) {
   const error = await promise.then(
     () => undefined,
@@ -49,6 +65,26 @@ describe('createOidcClient', () => {
       .catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(OidcClientError);
+  });
+
+  it('leaves no sign-in state with a code verifier in storage once a sign-in is complete', async () => {
+    vi.stubGlobal('fetch', vi.fn(providerFetch));
+    // jsdom cannot navigate to the provider: it only says so on the console.
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const client = createOidcClient(OPTIONS);
+    // One sign-in abandoned at the provider, then one that comes back.
+    void client.signInRedirect();
+    const [abandoned] = await vi.waitFor(() => expectStates(1));
+    void client.signInRedirect();
+    const states = await vi.waitFor(() => expectStates(2));
+    const completed = states.find((state) => state.id !== abandoned?.id);
+
+    const user = await client.handleSignInCallback(
+      `http://localhost:8082/callback?code=c-1&state=${completed?.id}`,
+    );
+    expect(user.profile.sub).toBe('user-1');
+    expect(storedSignInStates()).toEqual([]);
+    await expect(client.getUser()).resolves.toMatchObject({ access_token: 'access-token' });
   });
 
   it('does not renew without a refresh token', async () => {

@@ -45,6 +45,17 @@ function callbackParams(url: string): URLSearchParams {
 export function createOidcClient(options: OidcClientOptions): OidcClient {
   const userManager = new UserManager(createUserManagerSettings(options));
 
+  /**
+   * oidc-client-ts removes the state it has just used; sign-ins started in this tab and abandoned (the
+   * back button, a restarted sign-in) would keep theirs, code_verifier included, until they are 15
+   * minutes old and the next sign-in clears them. Once signed in, none of them can still be needed.
+   */
+  async function dropPendingSignIns() {
+    const { stateStore } = userManager.settings;
+    const keys = await stateStore.getAllKeys();
+    await Promise.all(keys.map((key) => stateStore.remove(key)));
+  }
+
   async function fetchWithAccessToken(input: string | URL, init: RequestInit = {}): Promise<Response> {
     const user = await userManager.getUser();
     if (!user?.access_token) throw new OidcClientError(OIDC_CLIENT_ERROR_MESSAGES.accessTokenEmpty);
@@ -63,7 +74,9 @@ export function createOidcClient(options: OidcClientOptions): OidcClient {
       if (!params.get('error') && !params.get('code')) {
         throw new OidcClientError(OIDC_CLIENT_ERROR_MESSAGES.codeEmpty);
       }
-      return userManager.signinRedirectCallback(url);
+      const user = await userManager.signinRedirectCallback(url);
+      await dropPendingSignIns();
+      return user;
     },
 
     signInPopup: (args) => userManager.signinPopup(args),

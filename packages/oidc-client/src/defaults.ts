@@ -30,6 +30,12 @@ export const OIDC_CLIENT_DEFAULTS = {
    * one per authority and client (spec §3), gone when the tab closes.
    */
   userStorePrefix: 'oidc.',
+  /**
+   * Prefix of the pending sign-in states (each with its PKCE code_verifier), also in sessionStorage:
+   * oidc-client-ts' default is localStorage, shared by all tabs and kept after they close. Apart
+   * from the user's prefix, so that clearing the states can never take the user along.
+   */
+  stateStorePrefix: 'oidc.state.',
   /** Timeout of the calls this package makes itself (userinfo, APIs with the access token). */
   requestTimeoutInSeconds: 10,
 } as const;

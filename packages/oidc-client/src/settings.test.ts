@@ -14,7 +14,7 @@ afterEach(() => {
 
 describe('UserManager settings', () => {
   it('carries the product defaults (spec §1, §9)', () => {
-    const { userStore, ...settings } = createUserManagerSettings(OPTIONS);
+    const { userStore, stateStore, ...settings } = createUserManagerSettings(OPTIONS);
     expect(settings).toEqual({
       authority: AUTHORITY,
       client_id: CLIENT_ID,
@@ -33,6 +33,7 @@ describe('UserManager settings', () => {
       popupWindowFeatures: { height: 640 },
     });
     expect(userStore).toBeDefined();
+    expect(stateStore).toBeDefined();
   });
 
   it('reach the UserManager, with oidc-client-ts filling in what is left open', () => {

@@ -35,5 +35,6 @@ export function createUserManagerSettings(options: OidcClientOptions): UserManag
     checkSessionIntervalInSeconds: defaults.checkSessionIntervalInSeconds,
     popupWindowFeatures: { ...defaults.popupWindowFeatures },
     userStore: new WebStorageStateStore({ prefix: defaults.userStorePrefix, store: window.sessionStorage }),
+    stateStore: new WebStorageStateStore({ prefix: defaults.stateStorePrefix, store: window.sessionStorage }),
   };
 }

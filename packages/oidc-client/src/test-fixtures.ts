@@ -22,11 +22,29 @@ export const DISCOVERY = {
   check_session_iframe: `${AUTHORITY}/session/check_session`,
 };
 
-/** Answers discovery and userinfo like the provider would. */
+/** An unsigned ID token: oidc-client-ts 3 reads its claims without checking the signature. */
+function idToken(claims: Record<string, unknown>): string {
+  const part = (value: unknown) =>
+    btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return `${part({ alg: 'none' })}.${part(claims)}.`;
+}
+
+/** Answers discovery, the token endpoint (any code) and userinfo like the provider would. */
 export function providerFetch(input: RequestInfo | URL, _init?: RequestInit): Promise<Response> {
   const url = String(input instanceof Request ? input.url : input);
   if (url === `${AUTHORITY}/.well-known/openid-configuration`)
     return Promise.resolve(Response.json(DISCOVERY));
+  if (url === DISCOVERY.token_endpoint) {
+    return Promise.resolve(
+      Response.json({
+        access_token: 'access-token',
+        token_type: 'Bearer',
+        expires_in: 3600,
+        scope: 'email openid profile mobile',
+        id_token: idToken({ sub: 'user-1', iss: AUTHORITY, aud: CLIENT_ID, exp: 4_000_000_000, iat: 1 }),
+      }),
+    );
+  }
   if (url === DISCOVERY.userinfo_endpoint) {
     return Promise.resolve(Response.json({ sub: 'user-1', email: 'anna@example.ch' }));
   }

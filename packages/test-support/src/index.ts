@@ -1,2 +1,3 @@
 export * from './free-port';
 export * from './mail-sink';
+export * from './route-fuzz';

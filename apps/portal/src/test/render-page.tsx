@@ -1,20 +1,34 @@
 import type { Language } from '@concierge/contracts';
 import { render } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, useLocation } from 'react-router';
 import { App } from '../app/App';
 import { Root } from '../app/Root';
 import { matchPageRoute } from '../app/routes';
 import { locales } from '../i18n/resources';
 import { testConfig, testTenant } from './fixtures';
 
+/** Where the router is now: what the address bar would show (path and query). */
+function LocationProbe({ onLocation }: { onLocation: (url: string) => void }) {
+  const location = useLocation();
+  onLocation(`${location.pathname}${location.search}`);
+  return null;
+}
+
 /** Renders the whole app at a URL, in a language, the way the server and the browser do. */
 export async function renderPage(url: string, language: Language = 'en', tenant = testTenant) {
   await matchPageRoute(new URL(url, 'http://portal.test').pathname).page.preload();
-  return render(
+  let current = url;
+  const rendered = render(
     <Root state={{ config: testConfig, tenant, language, messages: locales[language] }}>
       <MemoryRouter initialEntries={[url]}>
         <App />
+        <LocationProbe
+          onLocation={(location) => {
+            current = location;
+          }}
+        />
       </MemoryRouter>
     </Root>,
   );
+  return { ...rendered, currentUrl: () => current };
 }

@@ -1,3 +1,4 @@
+import { loggableError } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutboxName, ProviderDb } from '../db/schema';
 import { CLAIM_LEASE_MS } from './outbox';
@@ -105,7 +106,7 @@ export class OutboxRelay<P> {
         .returning(['id', 'payload', 'attempts', 'created_at'])
         .execute();
     } catch (error) {
-      log.warn({ err: error, outbox: table }, 'reading the outbox failed');
+      log.warn({ err: loggableError(error), outbox: table }, 'reading the outbox failed');
       return 0;
     }
     rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
@@ -126,7 +127,7 @@ export class OutboxRelay<P> {
           .executeTakeFirst();
         if (row) await this.#attempt(row);
       } catch (error) {
-        log.warn({ err: error, outbox: table }, 'reading the outbox failed');
+        log.warn({ err: loggableError(error), outbox: table }, 'reading the outbox failed');
       }
     }
   }
@@ -155,7 +156,9 @@ export class OutboxRelay<P> {
         .where('id', '=', row.id)
         .where('delivered_at', 'is', null)
         .execute()
-        .catch((updateError: unknown) => log.warn({ err: updateError, ...context }, 'outbox update failed'));
+        .catch((updateError: unknown) =>
+          log.warn({ err: loggableError(updateError), ...context }, 'outbox update failed'),
+        );
       if (isGivingUp) log.error({ ...context, reason }, 'outbox message undeliverable, giving up');
       else log.warn({ ...context, reason }, 'outbox delivery failed, will retry');
       return;
@@ -165,7 +168,9 @@ export class OutboxRelay<P> {
       .set({ attempts, delivered_at: new Date(), last_error: null, ...erased })
       .where('id', '=', row.id)
       .execute()
-      .catch((updateError: unknown) => log.warn({ err: updateError, ...context }, 'outbox update failed'));
+      .catch((updateError: unknown) =>
+        log.warn({ err: loggableError(updateError), ...context }, 'outbox update failed'),
+      );
   }
 
   #track<T>(promise: Promise<T>): Promise<T> {

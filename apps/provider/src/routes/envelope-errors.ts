@@ -1,4 +1,5 @@
 import { failure } from '@concierge/contracts';
+import { loggableError } from '@concierge/database';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { CIDAAS_CODES, type CidaasCode, type StatusAsCode } from './cidaas-codes';
@@ -37,6 +38,7 @@ export function envelopeErrorHandler(error: FastifyError, request: FastifyReques
   }
   const body = failure(500, 500, 'An unexpected error occurred.', 'InternalException');
   const referenceNumber = body.success ? undefined : body.error.referenceNumber;
-  request.log.error({ err: error, referenceNumber }, 'unexpected error');
+  // A database error quotes row values (e-mails, tokens): its SQLSTATE and this number must do.
+  request.log.error({ err: loggableError(error), referenceNumber }, 'unexpected error');
   return reply.code(500).send(body);
 }

@@ -62,6 +62,14 @@ describe('routes the hosted login pages call', () => {
       expect(response.headers.get('access-control-allow-origin')).toBe(PORTAL_URL);
     });
 
+    it('answers only for a live sign-in request: a made-up request id is 10001, known e-mail or not', async () => {
+      for (const email of ['demo@concierge.test', 'nobody@example.com']) {
+        const response = await postJson('/useractions-srv/userexistence/made-up-request-id', { email });
+        expect(response.status).toBe(400);
+        expect(await response.json()).toMatchObject({ success: false, error: { code: 10001 } });
+      }
+    });
+
     it('answers malformed JSON and a missing e-mail with a 400 envelope', async () => {
       for (const body of ['{"email":', { requestId }]) {
         const response = await postJson(`/useractions-srv/userexistence/${requestId}`, body);

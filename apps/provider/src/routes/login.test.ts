@@ -208,6 +208,18 @@ describe('POST /login-srv/login', () => {
     expect(location.searchParams.get('requestId')).toBe(requestId);
   });
 
+  it('leaves a username longer than any e-mail out of the redirect instead of echoing it', async () => {
+    const browser = new TestBrowser();
+    const { requestId } = await startAuthorization(harness, browser, createPkce());
+    const username = `${'a'.repeat(60_000)}@example.ch`;
+    const response = await postLogin(harness, browser, { username, password: 'x', requestId });
+    expect(response.headers.get('location')?.length).toBeLessThan(2_000);
+    const location = loginRedirect(response);
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect(location.searchParams.get('requestId')).toBe(requestId);
+    expect(location.searchParams.has('username')).toBe(false);
+  });
+
   it('answers a form without requestId with a 400 envelope, not a server error', async () => {
     const response = await postLogin(harness, new TestBrowser(), {
       username: DEMO_USER.email,

@@ -1,4 +1,4 @@
-import { loginFormSchema } from '@concierge/contracts';
+import { EMAIL_MAX_LENGTH, loginFormSchema } from '@concierge/contracts';
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Interaction } from 'oidc-provider';
@@ -81,11 +81,13 @@ export const loginRoutes: FastifyPluginAsync<RouteDeps> = async (
           'ValidationException',
         );
       }
-      const username = typeof body.username === 'string' ? body.username.trim() : undefined;
+      // Echoed to prefill the form: only what could be an e-mail, so that a huge value cannot make
+      // a huge Location header (proxies and browsers refuse those, the user would see no page).
+      const username = typeof body.username === 'string' ? body.username.trim() : '';
       return backToHostedPage(reply, interaction, {
         error: 'invalid_request',
         error_description: 'username and password are required',
-        username: username || undefined,
+        username: username && username.length <= EMAIL_MAX_LENGTH ? username : undefined,
       });
     }
     // No client is known without the request, so its hosted page is not either.

@@ -1,3 +1,4 @@
+import { loggableError } from '@concierge/database';
 import type { FastifyPluginAsync } from 'fastify';
 import { normaliseClientAuthRequest } from '../oidc/client-auth-request';
 import type { RouteDeps } from './deps';
@@ -26,7 +27,7 @@ export const oidcForwardRoutes: FastifyPluginAsync<RouteDeps> = async (app, { pr
       }
       await handle(normalised.request, reply.raw);
     } catch (error) {
-      request.log.error({ err: error }, 'forwarding to oidc-provider failed');
+      request.log.error({ err: loggableError(error) }, 'forwarding to oidc-provider failed');
       if (!reply.raw.headersSent)
         reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
       reply.raw.end(JSON.stringify({ error: 'server_error' }));

@@ -2,10 +2,12 @@ import { ok, userExistenceBodySchema } from '@concierge/contracts';
 import cors from '@fastify/cors';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { findInteraction } from '../oidc/interactions';
 import { findUserByEmail } from '../users/users';
 import { requireAdminToken } from './admin-auth';
+import { CIDAAS_CODES } from './cidaas-codes';
 import type { RouteDeps } from './deps';
-import { sendValidationFailure } from './envelope-errors';
+import { refuse, sendValidationFailure } from './envelope-errors';
 import { portalCorsOptions } from './portal-cors';
 
 export const USER_ACTIONS_PREFIX = '/useractions-srv';
@@ -26,10 +28,16 @@ export const userExistenceRoutes: FastifyPluginAsync<RouteDeps> = async (app, { 
   app.removeContentTypeParser('text/plain');
 
   // The hosted login page asks before it posts the password (query webfinger/rememberMe are accepted
-  // and have no effect here).
-  app.post('/userexistence/:requestId', async (request, reply) => {
+  // and have no effect here). Only for a live sign-in request: otherwise anybody could ask about any
+  // e-mail with a made-up request id (issue "Hardening", oracles).
+  app.post<{ Params: { requestId: string } }>('/userexistence/:requestId', async (request, reply) => {
     const body = userExistenceBodySchema.safeParse(request.body);
     if (!body.success) return sendValidationFailure(reply, body.error);
+    const { requestId } = request.params;
+    const interaction = requestId.length <= 200 ? await findInteraction(provider, requestId) : undefined;
+    if (!interaction) {
+      return refuse(reply, 400, CIDAAS_CODES.INVALID_REQUEST_ID, 'Invalid request id', 'UsersException');
+    }
     const user = await findUserByEmail(db, body.data.email);
     return user ? ok({ exist: true }) : userNotFound(reply);
   });

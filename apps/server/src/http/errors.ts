@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { failure } from '@concierge/contracts';
+import { loggableError } from '@concierge/database';
 import type { FastifyError, FastifyInstance } from 'fastify';
 
 /** An error with a code from the spec's catalogue, answered as the cidaas-style envelope. */
@@ -28,7 +29,8 @@ export function installErrorHandler(app: FastifyInstance) {
       return reply.status(status).send(failure(status, error.code ?? 'bad_request', error.message));
     }
     const referenceNumber = randomUUID();
-    request.log.error({ err: error, referenceNumber }, 'unhandled error');
+    // A database error quotes row values (e-mails, tokens): its SQLSTATE and this number must do.
+    request.log.error({ err: loggableError(error), referenceNumber }, 'unhandled error');
     const body = failure(500, 'internal_error', 'An unexpected error occurred.');
     if (!body.success) body.error.referenceNumber = referenceNumber;
     return reply.status(500).send(body);

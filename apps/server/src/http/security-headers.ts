@@ -2,6 +2,9 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config';
 
+/** Powerful features a sign-in page never needs; helmet has no setting for this header. */
+export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=()';
+
 /**
  * ARCHITECTURE §6: a CSP without inline script whose form-action names the provider (the login form
  * posts there) and the customer portals its redirect lands on — browsers apply form-action to the
@@ -38,5 +41,9 @@ export async function securityHeaders(
     // would cut the pop-up from its opener and the sign-in could never report back.
     crossOriginOpenerPolicy: false,
     hsts: config.portalUrl.startsWith('https:') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
+  // On the raw response, as helmet does: every answer gets it, whatever its route does with the reply.
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.raw.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
   });
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from '@concierge/database';
+import { type Kysely, loggableError } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerTables } from '../db/schema';
 import type { MailTransport } from '../mail/mail-transport';
@@ -58,7 +58,9 @@ export class MailOutboxWorker {
   start(intervalMs: number): void {
     if (this.#timer) return;
     this.#timer = setInterval(() => {
-      this.runOnce().catch((error: unknown) => this.#options.log.warn({ err: error }, 'outbox pass failed'));
+      this.runOnce().catch((error: unknown) =>
+        this.#options.log.warn({ err: loggableError(error) }, 'outbox pass failed'),
+      );
     }, intervalMs);
     // It must not keep the process alive on its own.
     this.#timer.unref();

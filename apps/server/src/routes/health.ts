@@ -1,4 +1,4 @@
-import { type Kysely, sql } from '@concierge/database';
+import { type Kysely, loggableError, sql } from '@concierge/database';
 import type { FastifyInstance } from 'fastify';
 import type { ServerTables } from '../db/schema';
 
@@ -10,7 +10,7 @@ export async function healthRoutes(app: FastifyInstance, options: { db: Kysely<S
       await sql`select 1`.execute(options.db);
       return { status: 'ready' };
     } catch (error) {
-      request.log.warn({ err: error }, 'database not reachable');
+      request.log.warn({ err: loggableError(error) }, 'database not reachable');
       return reply.status(503).send({ status: 'unavailable', reason: 'database' });
     }
   });

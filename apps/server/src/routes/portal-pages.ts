@@ -14,6 +14,12 @@ export const PORTAL_ROUTES = [
   '/resend-account-activation-email',
 ];
 
+/**
+ * Pages whose URL carries a one-time token (reset ids, verification id): no cache, shared or the
+ * browser's own, may keep a copy of the page or of its URL. The others are revalidated.
+ */
+const NO_STORE_PAGES = new Set(['/password-set', '/verification-complete']);
+
 export async function renderPortalPage(
   context: PageStateContext,
   request: FastifyRequest,
@@ -21,10 +27,8 @@ export async function renderPortalPage(
 ): Promise<FastifyReply> {
   const { build } = context;
   const queryStart = request.url.indexOf('?');
-  const redirect = build.bundle.pageRedirect(
-    queryStart === -1 ? request.url : request.url.slice(0, queryStart),
-    queryStart === -1 ? '' : request.url.slice(queryStart),
-  );
+  const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
+  const redirect = build.bundle.pageRedirect(path, queryStart === -1 ? '' : request.url.slice(queryStart));
   if (redirect) return reply.redirect(redirect, 302);
   const state = await pageStateWithTenant(request, context);
   const page = await build.bundle.renderPage(request.url, state);
@@ -43,7 +47,7 @@ export async function renderPortalPage(
   return reply
     .status(page.isNotFound ? 404 : 200)
     .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-cache')
+    .header('cache-control', NO_STORE_PAGES.has(path) ? 'no-store' : 'no-cache')
     .header('vary', 'Accept-Language')
     .send(html);
 }

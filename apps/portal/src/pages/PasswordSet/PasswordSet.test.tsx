@@ -106,6 +106,21 @@ describe('password-set page: submit', () => {
     ]);
   });
 
+  it('takes the one-time reset ids out of the address bar once read, and still sends them', async () => {
+    const { sent } = stubPortalApi('password-reset-set-new', saved());
+    const { currentUrl } = await renderPage(
+      '/password-set?requestId=r1&rprq=reset-1&exchangeId=ex-1&exchangeid=ex-1&subdomain=demo&email=anna%40example.ch',
+    );
+    await waitFor(() =>
+      expect(currentUrl()).toBe('/password-set?requestId=r1&subdomain=demo&email=anna%40example.ch'),
+    );
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await submitNewPassword();
+    await waitFor(() =>
+      expect(sent()).toEqual([expect.objectContaining({ resetRequestId: 'reset-1', exchangeId: 'ex-1' })]),
+    );
+  });
+
   it('follows a redirect onto the portal itself', async () => {
     stubPortalApi('password-reset-set-new', saved('/login?requestId=r2'));
     await renderPage(LINK);

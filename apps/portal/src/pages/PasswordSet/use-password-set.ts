@@ -5,6 +5,7 @@ import { setNewPassword } from '../../api/portal-api';
 import { useTenant } from '../../config/tenant';
 import { assignLocation, currentLocation } from '../../hooks/browser-location';
 import { validateNewPassword, validatePasswordConfirmation } from '../../hooks/field-validators';
+import { useDropQueryParameters } from '../../hooks/use-drop-query-parameters';
 import { useFormFields } from '../../hooks/use-form-fields';
 import { linkWithQuery } from '../../hooks/use-link-with-query';
 import { useSubmitState } from '../../hooks/use-submit-state';
@@ -20,6 +21,8 @@ const REQUIRED_PARAMETERS = [
   { query: ['exchangeId', 'exchangeid'], name: 'exchangeId' },
 ] as const;
 
+type LinkParameter = (typeof REQUIRED_PARAMETERS)[number]['name'];
+
 /** The one-time reset ids: the next page has no use for them. */
 export const RESET_LINK_PARAMETERS = ['rprq', 'exchangeId', 'exchangeid'];
 
@@ -29,7 +32,16 @@ export function usePasswordSet() {
   const [searchParams] = useSearchParams();
   const parameter = (...names: readonly string[]) =>
     names.map((name) => searchParams.get(name)?.trim() ?? '').find(Boolean) ?? '';
-  const missingParameter = REQUIRED_PARAMETERS.find(({ query }) => !parameter(...query))?.name;
+  // Read once: the one-time ids leave the address bar right away, the submit still needs them.
+  const [link] = useState(
+    () =>
+      Object.fromEntries(REQUIRED_PARAMETERS.map(({ query, name }) => [name, parameter(...query)])) as Record<
+        LinkParameter,
+        string
+      >,
+  );
+  useDropQueryParameters(RESET_LINK_PARAMETERS);
+  const missingParameter = REQUIRED_PARAMETERS.find(({ name }) => !link[name])?.name;
   const email = parameter('email');
   // spec §5: this form validates password and confirmation only.
   const form = useFormFields(() => ({ password: '', passwordConfirmation: '' }), {
@@ -53,11 +65,11 @@ export function usePasswordSet() {
     }
     submit.toSubmitting();
     const result = await setNewPassword({
-      resetRequestId: parameter('rprq'),
-      exchangeId: parameter('exchangeId', 'exchangeid'),
+      resetRequestId: link.resetRequestId,
+      exchangeId: link.exchangeId,
       password: form.values.password,
       confirmpassword: form.values.passwordConfirmation,
-      requestId: parameter('requestId'),
+      requestId: link.requestId,
       email: email || undefined,
     });
     if (!result.ok) {

@@ -44,6 +44,19 @@ describe('verification-complete page (spec §4)', () => {
     );
   });
 
+  it('takes the verification id out of the address bar once the activation has started', async () => {
+    const { sent } = stubPortalApi('activate-user-account', activated(false));
+    const { currentUrl } = await renderPage(LINK);
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent(
+        'Your account has been activated. You can now sign in.',
+      ),
+    );
+    expect(currentUrl()).toBe('/verification-complete?email=anna%40example.ch&subdomain=demo');
+    // Once, with the id read before it left the address bar.
+    expect(sent()).toEqual([{ email: 'anna@example.ch', verificationid: 'ver-1' }]);
+  });
+
   it('says "already activated" in German when the server says so', async () => {
     stubPortalApi('activate-user-account', activated(true));
     await renderPage(LINK, 'de');

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { type VerificationErrorKey, verificationErrorKey } from '../../api/error-keys';
 import { activateUserAccount } from '../../api/portal-api';
+import { useDropQueryParameters } from '../../hooks/use-drop-query-parameters';
 
 /** spec §3: the activation status values, ALREADY_ACTICATED spelled as the spec spells it. */
 export const ActivationStatus = {
@@ -13,6 +14,9 @@ export const ActivationStatus = {
 } as const;
 export type ActivationStatus = (typeof ActivationStatus)[keyof typeof ActivationStatus];
 
+/** The one-time part of the activation link. */
+const VERIFICATION_LINK_PARAMETERS = ['verificationid'];
+
 /**
  * spec §4: INIT, then ACTIVATING when the call starts; SUCCESSFULLY_ACTIVATED on success,
  * ALREADY_ACTICATED when the server says so, ERROR on a failed call, an unreadable answer or a link
@@ -21,8 +25,11 @@ export type ActivationStatus = (typeof ActivationStatus)[keyof typeof Activation
  */
 export function useVerification() {
   const [searchParams] = useSearchParams();
-  const email = searchParams.get('email')?.trim() ?? '';
-  const verificationId = searchParams.get('verificationid')?.trim() ?? '';
+  // Read once: the verification id leaves the address bar once the activation has started.
+  const [{ email, verificationId }] = useState(() => ({
+    email: searchParams.get('email')?.trim() ?? '',
+    verificationId: searchParams.get('verificationid')?.trim() ?? '',
+  }));
   const isLinkComplete = Boolean(email && verificationId);
   const [status, setStatus] = useState<ActivationStatus>(
     isLinkComplete ? ActivationStatus.INIT : ActivationStatus.ERROR,
@@ -51,6 +58,8 @@ export function useVerification() {
       }
     });
   }, [isLinkComplete, email, verificationId]);
+
+  useDropQueryParameters(VERIFICATION_LINK_PARAMETERS, status !== ActivationStatus.INIT);
 
   return { status, errorKey };
 }

@@ -8,6 +8,7 @@ import {
   uniqueEmail,
 } from '../../test-support/account-fixtures';
 import { startTestServer } from '../../test-support/test-server';
+import { RESEND_MIN_DURATION_MS } from './resend-activation';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
@@ -51,6 +52,17 @@ async function sendAndRead(email: string, count: number) {
 }
 
 describe('POST /api/cidaas-webhook/resend-account-activation-email', () => {
+  it('takes at least the same minimum time for an unknown, a pending and an activated account', async () => {
+    const pending = await registered();
+    const active = await registered();
+    await activate(activationParams((await sendAndRead(active.email, 1)).text));
+    for (const email of [uniqueEmail('unknown'), pending.email, active.email]) {
+      const startedAt = performance.now();
+      expect((await resend(email)).json()).toEqual(SAME_ANSWER);
+      expect(performance.now() - startedAt).toBeGreaterThanOrEqual(RESEND_MIN_DURATION_MS - 1);
+    }
+  });
+
   it('sends a new link, in the asking browser language, and voids the old one', async () => {
     const { email } = await registered();
     const old = activationParams((await sendAndRead(email, 1)).text);

@@ -1,0 +1,46 @@
+import {
+  describeUnsafeRequestPart,
+  failure,
+  findUnsafeRequestPart,
+  PORTAL_API_PREFIX,
+} from '@concierge/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * Issue "Hardening", point 1: a control character (NUL above all: PostgreSQL refuses it in text), a
+ * lone surrogate, malformed percent-encoding or absurd nesting anywhere in a request's path, query or
+ * body is a 400 before any route looks at it, so it changes nothing and cannot become a 5xx. Runs
+ * after the body is parsed and after the routes' own onRequest guards (origin, API key). The account
+ * API answers with its spec code for bad input, everything else with `invalid_request`.
+ */
+export function installSafeTextGuard(app: FastifyInstance) {
+  app.addHook('preValidation', async function refuseUnsafeText(request: FastifyRequest, reply: FastifyReply) {
+    const where = findUnsafeRequestPart(request);
+    if (where === undefined) return;
+    const code = request.url.startsWith(`${PORTAL_API_PREFIX}/`)
+      ? 'missing_request_property'
+      : 'invalid_request';
+    request.log.info({ where }, 'unsafe text refused');
+    return reply.status(400).send(failure(400, code, describeUnsafeRequestPart(where)));
+  });
+}
+
+/**
+ * Fastify's `frameworkErrors` option: what the router refuses before any hook runs (a path parameter
+ * whose percent-encoding is malformed, one too long) is answered in the envelope too, without echoing
+ * the path as Fastify's own answer does.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const status = error.statusCode ?? 400;
+  const where = error.code === 'FST_ERR_BAD_URL' ? 'path (malformed percent-encoding)' : undefined;
+  if (status >= 500) request.log.error({ err: error }, 'router error');
+  return reply
+    .status(status)
+    .send(
+      failure(
+        status,
+        status >= 500 ? 'internal_error' : 'invalid_request',
+        where ? describeUnsafeRequestPart(where) : 'The request path is not accepted.',
+      ),
+    );
+}
