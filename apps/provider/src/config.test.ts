@@ -91,6 +91,33 @@ describe('loadConfig', () => {
     });
   });
 
+  it('has login limits by default and reads them from the environment', () => {
+    expect(loadConfig({}).loginLimits).toEqual({
+      perIp: 100,
+      windowSeconds: 900,
+      perRequest: 10,
+      alarmPerMinute: 100,
+    });
+    const config = loadConfig({
+      PROVIDER_LOGIN_LIMIT_PER_IP: '30',
+      PROVIDER_LOGIN_LIMIT_WINDOW_SECONDS: '600',
+      PROVIDER_LOGIN_LIMIT_PER_REQUEST: '0',
+      PROVIDER_LOGIN_ALARM_PER_MINUTE: '50',
+    });
+    expect(config.loginLimits).toEqual({ perIp: 30, windowSeconds: 600, perRequest: 0, alarmPerMinute: 50 });
+    for (const name of [
+      'PROVIDER_LOGIN_LIMIT_PER_IP',
+      'PROVIDER_LOGIN_LIMIT_WINDOW_SECONDS',
+      'PROVIDER_LOGIN_LIMIT_PER_REQUEST',
+      'PROVIDER_LOGIN_ALARM_PER_MINUTE',
+    ]) {
+      expect(() => loadConfig({ [name]: '-1' })).toThrow(new RegExp(name));
+    }
+    expect(() => loadConfig({ PROVIDER_LOGIN_LIMIT_WINDOW_SECONDS: '0' })).toThrow(
+      /PROVIDER_LOGIN_LIMIT_WINDOW_SECONDS/,
+    );
+  });
+
   it('names the variable that is wrong', () => {
     expect(() => loadConfig({ PROVIDER_PORT: 'eighty' })).toThrow(/PROVIDER_PORT/);
     expect(() => loadConfig({ PROVIDER_URL: 'http://id.example.com/some/path' })).toThrow(/PROVIDER_URL/);

@@ -116,6 +116,10 @@ const envSchema = z.object({
     .default('X-API-Key'),
   PROVIDER_REQUIRE_VERIFIED_EMAIL: booleanFlag.default(true),
   PROVIDER_BLOCK_AFTER_FAILURES: z.coerce.number().int().min(0).max(1000).default(0),
+  PROVIDER_LOGIN_LIMIT_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  PROVIDER_LOGIN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  PROVIDER_LOGIN_LIMIT_PER_REQUEST: z.coerce.number().int().min(0).max(1000).default(10),
+  PROVIDER_LOGIN_ALARM_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(100),
   SMTP_URL: z
     .url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' })
     .default('smtp://localhost:1025'),
@@ -146,6 +150,21 @@ export interface ProviderConfig {
      * tenant without it; wrong passwords are still counted, and the server locks through the admin API.
      */
     blockAfterFailures: number;
+  };
+  /**
+   * Limits on the password check of POST /login-srv/login (users/login-limits.ts), as cidaas has. An
+   * attempt beyond a limit is answered invalid_username_password without checking the password and
+   * without a LOGIN_FAILURE webhook, so that it cannot drive the server's lock of other accounts.
+   * A limit of 0 is off.
+   */
+  loginLimits: {
+    /** Failed attempts per client IP per window (`windowSeconds`). */
+    perIp: number;
+    windowSeconds: number;
+    /** Failed attempts per request id (its lifetime, an hour; counted in fixed windows of an hour). */
+    perRequest: number;
+    /** Failed sign-ins of all accounts per minute beyond which `auth alarm` is logged, once a minute. */
+    alarmPerMinute: number;
   };
   webhook: {
     url: string;
@@ -212,6 +231,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ProviderConfig
     signIn: {
       isVerifiedEmailRequired: vars.PROVIDER_REQUIRE_VERIFIED_EMAIL,
       blockAfterFailures: vars.PROVIDER_BLOCK_AFTER_FAILURES,
+    },
+    loginLimits: {
+      perIp: vars.PROVIDER_LOGIN_LIMIT_PER_IP,
+      windowSeconds: vars.PROVIDER_LOGIN_LIMIT_WINDOW_SECONDS,
+      perRequest: vars.PROVIDER_LOGIN_LIMIT_PER_REQUEST,
+      alarmPerMinute: vars.PROVIDER_LOGIN_ALARM_PER_MINUTE,
     },
     webhook: {
       url: vars.PROVIDER_WEBHOOK_URL ?? `${vars.PORTAL_URL}/api/cidaas-webhook/events`,

@@ -200,6 +200,42 @@ describe('the lock after three failures, and the reset that lifts it', () => {
     expect(signedIn.searchParams.get('code')).toEqual(expect.any(String));
   });
 
+  it("completes the unlock when the same link is sent again after the provider's answer was lost", async () => {
+    const email = uniqueEmail('lost-answer');
+    const { sub } = double.addUser({ email, password: STRONG_PASSWORD, email_verified: true });
+    for (let failure = 0; failure < 3; failure += 1) await signInAtCidaas(email, 'Wrong-Passw0rd!');
+    await double.webhooksSettled();
+    expect(double.user(email)).toMatchObject({ userStatus: 'DECLINED' });
+    await postPortalCall(server.app, 'password-reset-initiate', {
+      requestId: await freshRequestId(),
+      email,
+      processingType: 'LINK',
+      resetMedium: 'email',
+    });
+    const link = double.lastReset(email)!;
+    const setNew = () =>
+      postPortalCall(server.app, 'password-reset-set-new', {
+        resetRequestId: link.rprq,
+        exchangeId: link.exchangeId,
+        password: 'Winter-2025!',
+        confirmpassword: 'Winter-2025!',
+        requestId: link.requestId,
+      });
+    // Newer cidaas answers the accept with a page: the password is set, the answer unreadable.
+    double.variants.resetAcceptAnswer = 'html';
+    try {
+      expect((await setNew()).statusCode).toBe(503);
+    } finally {
+      double.variants.resetAcceptAnswer = 'json';
+    }
+    expect(double.user(email)).toMatchObject({ userStatus: 'DECLINED' });
+    expect(await counterAfter(email, 0)).toBe(3);
+    // The person sends the form again: the link is used now, and that completes the unlock.
+    expect((await setNew()).json()).toMatchObject({ success: true });
+    expect(double.user(email)).toMatchObject({ userStatus: 'VERIFIED', sub });
+    expect(await counterAfter(email, 0)).toBe(0);
+  });
+
   it('answers a mismatch (417 / 10009) and a used link (400 / 10002) with their own messages', async () => {
     const email = uniqueEmail('reset');
     double.addUser({ email, password: STRONG_PASSWORD, email_verified: true });

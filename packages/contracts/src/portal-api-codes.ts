@@ -26,7 +26,9 @@ export const REGISTRATION_ERROR_CODES = [
   'registration_code_already_registered_identity_provider',
   'registration_error',
   'user_has_not_roles',
-  // ours: an invitation whose e-mail or code does not match, and the rate limit
+  // ours: the provider's answer was lost and the registration is being settled (the activation
+  // e-mail follows), an invitation whose e-mail or code does not match, and the rate limit
+  'registration_pending',
   'invitation_mismatch',
   'too_many_requests',
 ] as const;

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
+import { useHydrated } from './use-hydrated';
 
 /**
  * Takes one-time tokens out of the address bar (history.replaceState through the router, the other
@@ -9,11 +10,14 @@ import { useSearchParams } from 'react-router';
  */
 export function useDropQueryParameters(names: readonly string[], isReady = true) {
   const [searchParams, setSearchParams] = useSearchParams();
+  // Not in the hydration's own commit: a router update then would beat Root's retyping of what was
+  // typed before hydration (app/typed-before-hydration.ts), and the typed text would be lost.
+  const isHydrated = useHydrated();
   const isPresent = names.some((name) => searchParams.has(name));
   useEffect(() => {
-    if (!isReady || !isPresent) return;
+    if (!isHydrated || !isReady || !isPresent) return;
     const kept = new URLSearchParams(searchParams);
     for (const name of names) kept.delete(name);
     setSearchParams(kept, { replace: true });
-  }, [isReady, isPresent, names, searchParams, setSearchParams]);
+  }, [isHydrated, isReady, isPresent, names, searchParams, setSearchParams]);
 }

@@ -143,4 +143,29 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0008_login_limits': {
+    async up(db) {
+      // Failed sign-in counts in fixed windows (users/login-limits.ts): per client IP, per request id,
+      // and of all accounts (the alarm). One row per key and window, bumped by one atomic upsert.
+      await db.schema
+        .createTable('login_limits')
+        .addColumn('key', 'text', (column) => column.notNull())
+        .addColumn('window_start', 'timestamptz', (column) => column.notNull())
+        .addColumn('hits', 'integer', (column) => column.notNull())
+        .addPrimaryKeyConstraint('login_limits_pkey', ['key', 'window_start'])
+        .execute();
+      await db.schema
+        .createIndex('login_limits_window_start')
+        .on('login_limits')
+        .column('window_start')
+        .execute();
+    },
+  },
+  '0009_payloads_by_account': {
+    async up(db) {
+      // A completed reset revokes everything of one account (oidc/adapter.ts revokeAccountPayloads):
+      // found by the payload's accountId, without scanning every session and token.
+      await sql`create index oidc_payloads_account on oidc_payloads ((payload->>'accountId'))`.execute(db);
+    },
+  },
 };

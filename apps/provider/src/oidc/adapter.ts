@@ -1,3 +1,4 @@
+import { sql } from '@concierge/database';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import type { ProviderDb } from '../db/schema';
 
@@ -87,5 +88,37 @@ export function createAdapterFactory(db: ProviderDb): AdapterFactory {
 /** Expired rows are already invisible; this only keeps the table small. */
 export async function deleteExpiredPayloads(db: ProviderDb, now = new Date()): Promise<number> {
   const result = await db.deleteFrom('oidc_payloads').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * Revokes everything oidc-provider keeps for one account: its sessions, grants, authorization codes,
+ * access and refresh tokens (each carries the `accountId`; tokens also the `grantId` of a grant of
+ * the account), and sign-ins that finished but were not resumed yet. Call it with the transaction of
+ * the change that demands it (a password reset). The next request with a removed session cookie gets
+ * an empty session, so the browser must sign in again; removed tokens are refused as unknown.
+ */
+export async function revokeAccountPayloads(trx: ProviderDb, accountId: string): Promise<number> {
+  const result = await trx
+    .deleteFrom('oidc_payloads')
+    .where((eb) =>
+      eb.or([
+        eb(sql<string>`payload->>'accountId'`, '=', accountId),
+        eb(
+          'grant_id',
+          'in',
+          eb
+            .selectFrom('oidc_payloads as grants')
+            .select('grants.id')
+            .where('grants.kind', '=', 'Grant')
+            .where(sql<string>`grants.payload->>'accountId'`, '=', accountId),
+        ),
+        eb.and([
+          eb('kind', '=', 'Interaction'),
+          eb(sql<string>`payload->'result'->'login'->>'accountId'`, '=', accountId),
+        ]),
+      ]),
+    )
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

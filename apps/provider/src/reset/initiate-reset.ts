@@ -58,6 +58,14 @@ export async function initiatePasswordReset(
     if (Number(recent.count) >= RESET_RATE_LIMIT.maxRequests) return nothing;
 
     const { client } = context;
+    // A newer link voids the older ones: only the latest e-mail works, so a link left in an old
+    // e-mail (or a mailbox someone else reads) is useless once the user has asked again.
+    await trx
+      .updateTable('password_reset_requests')
+      .set({ used_at: new Date() })
+      .where('sub', '=', user.sub)
+      .where('used_at', 'is', null)
+      .execute();
     await trx
       .insertInto('password_reset_requests')
       .values({

@@ -5,6 +5,8 @@ import type { Interaction } from 'oidc-provider';
 import { z } from 'zod';
 import { clientOfInteraction, findInteraction, remainingSeconds } from '../oidc/interactions';
 import { hostedPageLocation, hostedPageUrlOf, sessionExpiredLocation } from '../portal-urls';
+import { type AuthFailureReason, logAuthEvent } from '../users/auth-events';
+import { countFailureForAlarm, reserveLoginAttempt } from '../users/login-limits';
 import { attemptPasswordLogin, type PasswordLoginOutcome } from '../users/password-login';
 import { maskedSub } from '../users/users';
 import { CIDAAS_CODES } from './cidaas-codes';
@@ -95,18 +97,53 @@ export const loginRoutes: FastifyPluginAsync<RouteDeps> = async (
 
     const { username, password } = form.data;
     const client = clientOfInteraction(interaction, clients);
-    const { outcome, eventIds } = await attemptPasswordLogin(
+    const clientId = client?.client_id ?? String(interaction.params.client_id);
+    const { ip } = request;
+    const logAuth = (outcome: 'success' | 'failure' | 'locked', reason?: AuthFailureReason) =>
+      logAuthEvent(request.log, { outcome, reason, clientId, email: username, ip });
+    /** Every wrong-password answer (checked or limited) counts towards the global alarm rate. */
+    const countForAlarm = async () => {
+      const failures = await countFailureForAlarm(db, config.loginLimits);
+      if (failures !== undefined) {
+        request.log.warn(
+          { event: 'auth_alarm', failures, perMinute: config.loginLimits.alarmPerMinute },
+          'auth alarm: failed sign-ins above the configured rate',
+        );
+      }
+    };
+
+    // Per client IP and per request id (users/login-limits.ts). Beyond a limit the password is not
+    // checked and no LOGIN_FAILURE webhook is written, so that the attempt cannot count towards the
+    // server's lock of anybody's account; the answer is a wrong password's, as for an unknown user
+    // (provider-protocol.md, "Hosted-page sign-in").
+    const reservation = await reserveLoginAttempt(db, config.loginLimits, { ip, requestId: interaction.uid });
+    if (reservation.refusedBy) {
+      logAuth('failure', reservation.refusedBy === 'ip' ? 'ip_limit' : 'request_limit');
+      await countForAlarm();
+      return backToHostedPage(reply, interaction, {
+        error: 'invalid_username_password',
+        error_description: UNKNOWN_USER_DESCRIPTION,
+        username,
+      });
+    }
+
+    const { outcome, eventIds, isLocked } = await attemptPasswordLogin(
       db,
-      {
-        email: username,
-        password,
-        clientId: client?.client_id ?? String(interaction.params.client_id),
-        requiredRoles: client?.required_roles ?? [],
-      },
+      { email: username, password, clientId, requiredRoles: client?.required_roles ?? [] },
       config.signIn,
     );
     // Answered at once; the events follow in the background (cidaas does not wait for its webhooks).
     void webhooks.deliver(eventIds);
+    if (outcome.result === 'invalid_username_password') {
+      logAuth('failure', outcome.result);
+      if (isLocked) logAuth('locked');
+      await countForAlarm();
+    } else {
+      // The password was right: no failed attempt after all, whatever the answer.
+      await reservation.release();
+      if (outcome.result === 'signed_in') logAuth('success');
+      else logAuth('failure', outcome.result);
+    }
     if (outcome.result !== 'signed_in') {
       return backToHostedPage(reply, interaction, failureParams(outcome, username));
     }

@@ -80,10 +80,16 @@ export const passwordResetRoutes: FastifyPluginAsync<RouteDeps> = async (
         'the password does not meet the password rules',
       );
     }
+    const header = request.headers.acceptlanguage ?? request.headers['accept-language'];
     const result = await acceptPasswordReset(
       db,
-      { rprq: resetRequestId, exchangeId, password },
-      config.adminClient.clientId,
+      {
+        rprq: resetRequestId,
+        exchangeId,
+        password,
+        acceptLanguage: typeof header === 'string' ? header : undefined,
+      },
+      { fallbackClientId: config.adminClient.clientId, clients, fallbackTenantName: config.tenant.name },
     );
     if (!result.isReset) {
       return resetFailure(
@@ -94,6 +100,7 @@ export const passwordResetRoutes: FastifyPluginAsync<RouteDeps> = async (
       );
     }
     void webhooks.deliver(result.eventIds);
+    void mail.deliver(result.mailIds);
     return ok({ reseted: true });
   });
 };

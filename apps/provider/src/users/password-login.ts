@@ -26,6 +26,8 @@ export interface PasswordLoginResult {
   outcome: PasswordLoginOutcome;
   /** Webhook events written with the outcome, to be delivered in the background (routes/login.ts). */
   eventIds: string[];
+  /** This attempt blocked the account (rules.blockAfterFailures): it is logged as a lock. */
+  isLocked: boolean;
 }
 
 /**
@@ -58,10 +60,11 @@ export async function attemptPasswordLogin(
       .where('email', '=', email)
       .forUpdate()
       .executeTakeFirst();
-    const failed = async (events: WebhookEvent[], isHashChecked: boolean) => ({
+    const failed = async (events: WebhookEvent[], isHashChecked: boolean, isLocked = false) => ({
       outcome: { result: 'invalid_username_password', sub: user?.sub } as const,
       eventIds: await enqueueWebhookEvents(trx, events),
       isHashChecked,
+      isLocked,
     });
     // Unknown e-mails are reported too, so the server's counter behaves the same for every e-mail.
     if (!user) return failed([newWebhookEvent('LOGIN_FAILURE', { clientId, email })], false);
@@ -86,7 +89,7 @@ export async function attemptPasswordLogin(
         .execute();
       const events = [newWebhookEvent('LOGIN_FAILURE', identity)];
       if (isBlocking) events.push(newWebhookEvent('ACCOUNT_LOCKED', identity));
-      return failed(events, true);
+      return failed(events, true, isBlocking);
     }
 
     // The right password ends the series of wrong ones, whatever happens next.
@@ -98,7 +101,12 @@ export async function attemptPasswordLogin(
         .execute();
     }
     const done = (outcome: PasswordLoginOutcome, events: WebhookEvent[] = []) =>
-      enqueueWebhookEvents(trx, events).then((eventIds) => ({ outcome, eventIds, isHashChecked: true }));
+      enqueueWebhookEvents(trx, events).then((eventIds) => ({
+        outcome,
+        eventIds,
+        isHashChecked: true,
+        isLocked: false,
+      }));
     // Only after the right password, as cidaas's verification pre-check runs after authentication.
     const isUnverified = !user.email_verified && rules.isVerifiedEmailRequired;
     if (user.status === 'PENDING' || isUnverified)
@@ -109,5 +117,5 @@ export async function attemptPasswordLogin(
     return done({ result: 'signed_in', user }, [newWebhookEvent('LOGIN_WITH_CIDAAS', identity)]);
   });
   if (!decided.isHashChecked) await verifyPassword(undefined, attempt.password);
-  return { outcome: decided.outcome, eventIds: decided.eventIds };
+  return { outcome: decided.outcome, eventIds: decided.eventIds, isLocked: decided.isLocked };
 }

@@ -210,4 +210,14 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0302_reset_accept_unknown': {
+    async up(db) {
+      // When the provider's answer to a reset accept was lost: a retry of the same link then meets
+      // "link used" (cidaas 10002), and that is the earlier attempt's success, not a bad link.
+      await db.schema
+        .alterTable('password_reset_requests')
+        .addColumn('accept_unknown_at', 'timestamptz')
+        .execute();
+    },
+  },
 };

@@ -1,5 +1,6 @@
 // Kysely table types of the server's schema, one interface per table.
 import type { Generated } from '@concierge/database';
+import type { ColumnType } from 'kysely';
 
 export interface RateLimitsTable {
   key: string;
@@ -27,6 +28,8 @@ export interface PasswordResetRequestsTable {
   rprq_hash: string;
   email: string;
   created_at: Date;
+  /** An accept for this link had an unknown outcome (the provider's answer was lost). */
+  accept_unknown_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export type RegistrationCodeStatus = 'unused' | 'pending' | 'used' | 'revoked';

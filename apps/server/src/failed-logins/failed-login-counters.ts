@@ -6,7 +6,9 @@ export const LOCKED_COUNTER = 3;
 
 /**
  * The failed-login count the login page shows for one tenant and e-mail; 0 when nothing is known,
- * so that an unknown e-mail looks exactly like a known one without failures.
+ * so that an unknown e-mail looks exactly like a known one without failures. While Concierge's lock
+ * holds (failed-logins/account-locks.ts) it is at least LOCKED_COUNTER in every tenant: a locked
+ * account never shows attempts left, also after a reset that cleared the count but not the lock.
  */
 export async function readFailedLoginCounter(
   db: Kysely<ServerTables>,
@@ -19,7 +21,14 @@ export async function readFailedLoginCounter(
     .where('tenant', '=', tenant)
     .where('email', '=', email)
     .executeTakeFirst();
-  return row?.counter ?? 0;
+  const counter = row?.counter ?? 0;
+  if (counter >= LOCKED_COUNTER) return counter;
+  const lock = await db
+    .selectFrom('account_locks')
+    .select('email')
+    .where('email', '=', email)
+    .executeTakeFirst();
+  return lock ? LOCKED_COUNTER : counter;
 }
 
 /**

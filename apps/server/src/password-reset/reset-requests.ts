@@ -35,6 +35,24 @@ export async function emailOfResetRequest(
   return row?.email;
 }
 
+/** An accept of this link had an unknown outcome: a retry that finds the link used is its success. */
+export async function markAcceptUnknown(db: Kysely<ServerTables>, rprq: string): Promise<void> {
+  await db
+    .updateTable('password_reset_requests')
+    .set({ accept_unknown_at: new Date() })
+    .where('rprq_hash', '=', hashRequestId(rprq))
+    .execute();
+}
+
+export async function wasAcceptUnknown(db: Kysely<ServerTables>, rprq: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('password_reset_requests')
+    .select('accept_unknown_at')
+    .where('rprq_hash', '=', hashRequestId(rprq))
+    .executeTakeFirst();
+  return Boolean(row?.accept_unknown_at);
+}
+
 /** Housekeeping: forgets requests whose links are long expired. */
 export async function pruneResetRequests(
   db: Kysely<ServerTables>,

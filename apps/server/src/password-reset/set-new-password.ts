@@ -5,7 +5,7 @@ import { INVALID_RESET_LINK, PASSWORD_MISMATCH, PASSWORD_POLICY } from '../provi
 import type { ResetAcceptance } from '../provider-client/password-reset';
 import { describeResult, isRefusedWith } from '../provider-client/provider-result';
 import type { ResetDependencies } from './initiate-reset';
-import { emailOfResetRequest } from './reset-requests';
+import { emailOfResetRequest, markAcceptUnknown, wasAcceptUnknown } from './reset-requests';
 
 /**
  * ARCHITECTURE "Password reset / unlock": the provider sets the new password, then the account is
@@ -24,13 +24,22 @@ export async function setNewPassword(deps: ResetDependencies, input: ResetAccept
 async function acceptNewPassword(deps: ResetDependencies, input: ResetAcceptance): Promise<void> {
   const result = await deps.provider.acceptReset(input);
   if (result.kind === 'answer') return;
+  // The same link again after an unknown outcome: "used" means that earlier attempt set the
+  // password, and the unlock it could not reach is done now (a lost answer must not lock a tenant
+  // out). At worst a link that expired meanwhile unlocks without a new password — only the link's
+  // holder can do that, and the account's password stays what it was.
+  if (isRefusedWith(result, INVALID_RESET_LINK) && (await wasAcceptUnknown(deps.db, input.resetRequestId))) {
+    deps.log.info('reset accept: the link was used by an attempt whose answer was lost; completing it');
+    return;
+  }
   if (result.kind === 'unknown') {
-    // The password may or may not have changed: said as it is, never guessed.
+    // The password may or may not have changed: said as it is, never guessed; a retry settles it.
+    await markAcceptUnknown(deps.db, input.resetRequestId);
     deps.log.warn({ reason: result.reason }, 'reset accept: outcome unknown');
     throw new AppError(
       503,
       'default',
-      'The identity provider did not confirm the new password. Try to sign in with it, or try again.',
+      'The identity provider did not confirm the new password. Please send the form again.',
     );
   }
   if (isRefusedWith(result, INVALID_RESET_LINK)) {

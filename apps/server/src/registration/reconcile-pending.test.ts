@@ -43,9 +43,12 @@ describe('a registration whose provider call has an unknown outcome', () => {
     expect(response.json()).toMatchObject({
       success: false,
       status: 503,
-      error: { code: 'registration_error' },
+      error: { code: 'registration_pending' },
     });
     await proxy.withheldAnswers(1);
+    // Sent again meanwhile, the person is told the same, not "already registered".
+    const again = await register(server.app, { email, code });
+    expect(again.json()).toMatchObject({ error: { code: 'registration_pending' } });
     expect(await codeRow(server.db, code)).toMatchObject({
       status: 'pending',
       claimed_email: email,
@@ -138,7 +141,7 @@ describe('a registration whose provider call has an unknown outcome', () => {
     };
     const code = await insertCode(server.db);
     const response = await register(server.app, { email: uniqueEmail(), code });
-    expect(response.json()).toMatchObject({ status: 503, error: { code: 'registration_error' } });
+    expect(response.json()).toMatchObject({ status: 503, error: { code: 'registration_pending' } });
     expect((await codeRow(server.db, code)).status).toBe('pending');
     await reconcilePendingRegistrations(deps(), { olderThanSeconds: 0 });
     expect((await codeRow(server.db, code)).status).toBe('unused');

@@ -35,10 +35,12 @@ export interface RegisterUserInput {
   language: Language;
 }
 
+// The provider may have created the identity: the reconciler settles it within minutes and the
+// activation e-mail follows, so the person is told to wait for it, not that it failed.
 const UNKNOWN_OUTCOME = new AppError(
   503,
-  'registration_error',
-  'The registration could not be confirmed. If it went through, the activation e-mail follows within a few minutes; otherwise please try again later.',
+  'registration_pending',
+  'The registration is being completed. The activation e-mail follows within a few minutes.',
 );
 
 /**
@@ -58,7 +60,10 @@ export async function registerUser(
   if (!code || code.tenant !== input.tenant) throw codeRefusal(undefined);
   await checkInvitation(db, { code: input.code, email: input.email, inviteId: input.inviteId });
   if (code.status === 'revoked') throw codeRefusal(code);
-  if (await findCodeHeldByEmail(db, input.email)) throw emailRegisteredHere();
+  const held = await findCodeHeldByEmail(db, input.email);
+  // The same form sent again while its registration is being settled: the same answer as before.
+  if (held?.status === 'pending' && held.code === input.code) throw UNKNOWN_OUTCOME;
+  if (held) throw emailRegisteredHere();
   if (code.status !== 'unused') throw codeRefusal(code);
   await ensureUnknownToProvider(deps, input.email);
 

@@ -29,6 +29,23 @@ describe('GET /user-login-failed-counter', () => {
     expect((await ask('subdomain=r5&email=anna%40example.ch')).json()).toEqual([{ counter: 3 }]);
   });
 
+  it('says "locked" in every tenant while the account is locked, also when the count was cleared', async () => {
+    const email = 'locked-still@example.ch';
+    await server.db
+      .insertInto('failed_login_counters')
+      .values({ tenant: 'demo', email, counter: 0, updated_at: new Date() })
+      .execute();
+    await server.db
+      .insertInto('account_locks')
+      .values({ email, sub: 'sub-1', state: 'locked', requested_at: new Date(), locked_at: new Date() })
+      .execute();
+    for (const subdomain of ['demo', 'r5']) {
+      expect((await ask(`subdomain=${subdomain}&email=${encodeURIComponent(email)}`)).json()).toEqual([
+        { counter: 3 },
+      ]);
+    }
+  });
+
   it('compares the e-mail normalised', async () => {
     const response = await ask(`subdomain=demo&email=${encodeURIComponent('  Anna@Example.CH ')}`);
     expect(response.json()).toEqual([{ counter: 2 }]);

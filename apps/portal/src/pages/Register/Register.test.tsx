@@ -239,6 +239,16 @@ describe('register page: submit (spec §4, §7)', () => {
     expect(field.email()).toBeEnabled();
   });
 
+  it('says the registration is being finished, not that it failed, when its outcome is not known yet', async () => {
+    stubPortalApi('register-user', errorAnswer(503, 'registration_pending'));
+    await renderPage('/register');
+    await fillValidForm();
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('We are finishing your registration.');
+    expect(alert).not.toHaveTextContent(/failed|already/i);
+  });
+
   it('shows errorCreatingNewUser for an unknown server code (Italian)', async () => {
     stubPortalApi('register-user', errorAnswer(500, 'db_on_fire'));
     const italian = (await import('./locales/it.json')).error.errorCreatingNewUser;

@@ -1,0 +1,68 @@
+import type { Language } from '@concierge/contracts';
+import { DEFAULT_BRAND_COLOR } from './brand-color';
+import { renderMailDocument, SMALL_PRINT_STYLE } from './mail-layout';
+import type { MailMessage } from './mail-message';
+import { escapeHtml, interpolate, MAIL_TEXTS } from './mail-texts';
+
+export interface PasswordChangedMailInput {
+  to: string;
+  language: Language;
+  /** The readable name of the client the reset was asked for, as in the reset e-mail. */
+  tenantName: string;
+  /** #rrggbb, validated in config.ts; the default dark blue otherwise. */
+  brandColor?: string;
+  changedAt: Date;
+}
+
+/** Where the tenants live: the time is told as the clocks there show it. */
+const TIME_ZONE = 'Europe/Zurich';
+
+/**
+ * The notice that a password was changed. It carries no link and nothing secret: it only tells what
+ * happened and when, and whom to turn to if it was not the user (a phisher cannot reuse it).
+ */
+export function renderPasswordChangedMail(input: PasswordChangedMailInput): MailMessage {
+  const { passwordChanged: texts, common } = MAIL_TEXTS[input.language];
+  const locale = `${input.language}-CH`;
+  const values = {
+    tenantName: input.tenantName,
+    date: new Intl.DateTimeFormat(locale, {
+      timeZone: TIME_ZONE,
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+    }).format(input.changedAt),
+    time: new Intl.DateTimeFormat(locale, {
+      timeZone: TIME_ZONE,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(input.changedAt),
+  };
+  const text = (value: string) => interpolate(value, values);
+  const html = (value: string) => escapeHtml(text(value));
+  const subject = text(texts.subject);
+  return {
+    to: input.to,
+    subject,
+    html: renderMailDocument({
+      language: input.language,
+      subject,
+      footer: text(common.footer),
+      accentColor: input.brandColor ?? DEFAULT_BRAND_COLOR,
+      content: `<p style="margin:0 0 16px">${html(texts.greeting)}</p>
+<p style="margin:0 0 16px">${html(texts.body)}</p>
+<p style="margin:0 0 16px">${html(texts.signedOut)}</p>
+<p style="margin:0 0 16px;font-weight:bold">${html(texts.notYou)}</p>
+<p style="margin:0;${SMALL_PRINT_STYLE}">${html(texts.wasYou)}</p>`,
+    }),
+    text: [
+      text(texts.greeting),
+      text(texts.body),
+      text(texts.signedOut),
+      text(texts.notYou),
+      text(texts.wasYou),
+      `-- \n${text(common.footer)}`,
+    ].join('\n\n'),
+  };
+}
