@@ -1,6 +1,7 @@
 import { isStrongPassword, type Language, type RegisterUserAnswer } from '@concierge/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../http/errors';
+import { consumeRateLimit } from '../http/rate-limit';
 import type { ProviderClient } from '../provider-client/provider-client';
 import { describeResult } from '../provider-client/provider-result';
 import type { SignInClient } from '../provider-client/sign-in-requests';
@@ -63,9 +64,9 @@ export async function registerUser(
   const held = await findCodeHeldByEmail(db, input.email);
   // The same form sent again while its registration is being settled: the same answer as before.
   if (held?.status === 'pending' && held.code === input.code) throw UNKNOWN_OUTCOME;
-  if (held) throw emailRegisteredHere();
+  if (held) throw await emailRegisteredHere(db, input.code);
   if (code.status !== 'unused') throw codeRefusal(code);
-  await ensureUnknownToProvider(deps, input.email);
+  await ensureUnknownToProvider(deps, input.email, input.code);
 
   const claim = await claimRegistrationCode(db, {
     code: input.code,
@@ -73,7 +74,7 @@ export async function registerUser(
     email: input.email,
     language: input.language,
   });
-  if (claim === 'email_taken') throw emailRegisteredHere();
+  if (claim === 'email_taken') throw await emailRegisteredHere(db, input.code);
   // Somebody else claimed it in the meantime: answer as if we had seen that from the start.
   if (claim === 'not_unused') throw codeRefusal(await findRegistrationCode(db, input.code));
 
@@ -86,7 +87,7 @@ export async function registerUser(
   switch (registration.outcome) {
     case 'email_taken':
       await releaseRegistrationCode(db, { code: input.code, email: input.email });
-      throw emailRegisteredAtProvider();
+      throw await emailRegisteredAtProvider(db, input.code);
     case 'refused':
       await releaseRegistrationCode(db, { code: input.code, email: input.email });
       log.warn({ reason: registration.reason }, 'the provider refused a registration');
@@ -149,10 +150,10 @@ export async function registerUser(
   return { sub: registration.sub, activationMailQueued: true };
 }
 
-async function ensureUnknownToProvider(deps: RegisterUserDeps, email: string): Promise<void> {
+async function ensureUnknownToProvider(deps: RegisterUserDeps, email: string, code: string): Promise<void> {
   const user = await deps.provider.findUserByEmail(email);
   if (user.kind === 'answer') {
-    if (user.data) throw emailRegisteredAtProvider();
+    if (user.data) throw await emailRegisteredAtProvider(deps.db, code);
     return;
   }
   deps.log.warn({ outcome: describeResult(user) }, 'registration: the user look-up failed');
@@ -178,14 +179,43 @@ function codeRefusal(code: RegistrationCodeRow | undefined): AppError {
   );
 }
 
-function emailRegisteredHere(): AppError {
-  return new AppError(409, 'email_already_registered_db', 'This e-mail address is already registered.');
+/**
+ * The spec's distinct codes (§8) tell whether an e-mail has an account, and an unused code stays
+ * unused, so one code could probe address after address: each answer that says "registered" counts
+ * against the code, and past a few the code answers 429 (docs/decisions.md, "Accepted risks").
+ */
+const PROBES_PER_CODE = { limit: 5, windowSeconds: 60 * 60 };
+
+async function emailRegistered(
+  db: RegisterUserDeps['db'],
+  code: string,
+  refusal: AppError,
+): Promise<AppError> {
+  const isWithinLimit = await consumeRateLimit(db, {
+    key: `register:registered-answers:${code}`,
+    ...PROBES_PER_CODE,
+  });
+  return isWithinLimit
+    ? refusal
+    : new AppError(429, 'too_many_requests', 'Too many attempts. Please try again later.');
 }
 
-function emailRegisteredAtProvider(): AppError {
-  return new AppError(
-    409,
-    'email_already_registered_identity_provider',
-    'This e-mail address is already registered.',
+function emailRegisteredHere(db: RegisterUserDeps['db'], code: string): Promise<AppError> {
+  return emailRegistered(
+    db,
+    code,
+    new AppError(409, 'email_already_registered_db', 'This e-mail address is already registered.'),
+  );
+}
+
+function emailRegisteredAtProvider(db: RegisterUserDeps['db'], code: string): Promise<AppError> {
+  return emailRegistered(
+    db,
+    code,
+    new AppError(
+      409,
+      'email_already_registered_identity_provider',
+      'This e-mail address is already registered.',
+    ),
   );
 }

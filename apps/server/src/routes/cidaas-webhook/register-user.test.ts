@@ -398,6 +398,36 @@ describe('POST /api/cidaas-webhook/register-user', () => {
       await expectNothingChanged(code, email);
     });
 
+    it('limits how often one code can tell that an address is registered', async () => {
+      const code = await insertCode(server.db);
+      const registered = async () => {
+        const email = uniqueEmail('registered');
+        const used = await insertCode(server.db);
+        await server.db
+          .updateTable('registration_codes')
+          .set({ status: 'used', claimed_email: email, sub: randomUUID(), used_at: new Date() })
+          .where('code', '=', used)
+          .execute();
+        return email;
+      };
+      const answers: string[] = [];
+      for (let probe = 0; probe < 6; probe += 1) {
+        const response = await register(
+          server.app,
+          { email: await registered(), code },
+          { remoteAddress: nextIp() },
+        );
+        answers.push(response.json().error.code);
+      }
+      expect(answers.slice(0, 5)).toEqual(Array(5).fill('email_already_registered_db'));
+      expect(answers[5]).toBe('too_many_requests');
+      // The code itself is untouched and still registers its rightful owner.
+      expect(await codeRow(server.db, code)).toMatchObject({ status: 'unused', claimed_email: null });
+      expect(
+        (await register(server.app, { email: uniqueEmail(), code }, { remoteAddress: nextIp() })).statusCode,
+      ).toBe(200);
+    });
+
     it('limits attempts per client address', async () => {
       const ip = nextIp();
       const statuses: number[] = [];
