@@ -23,4 +23,4 @@ export type CidaasCode = (typeof CIDAAS_CODES)[keyof typeof CIDAAS_CODES];
  * Answers without a cidaas code on record (a refused token, a foreign origin, an internal error)
  * carry their HTTP status as the code: still an integer, and never one of cidaas's meanings.
  */
-export type StatusAsCode = 401 | 403 | 500;
+export type StatusAsCode = 401 | 403 | 429 | 500;

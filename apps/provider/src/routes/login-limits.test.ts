@@ -139,6 +139,33 @@ describe('the per-IP limit on the password check (PROVIDER_LOGIN_LIMIT_PER_IP=10
   });
 });
 
+describe('the per-IP limit on the public user-existence check (PROVIDER_LOGIN_LIMIT_PER_IP=10)', () => {
+  let harness: ProviderHarness;
+  beforeAll(async () => {
+    harness = await startProvider([], { env: { PROVIDER_LOGIN_LIMIT_PER_IP: '10' } });
+  });
+  afterAll(() => harness.close());
+
+  it('answers at most ten questions per address and window, then 429, while other addresses go on', async () => {
+    const requestId = await newRequestId(harness);
+    const ask = (ip: string, email: string) =>
+      harness.app.inject({
+        method: 'POST',
+        url: `/useractions-srv/userexistence/${requestId}`,
+        headers: { 'content-type': 'application/json' },
+        payload: { email, requestId },
+        remoteAddress: ip,
+      });
+    const statuses: number[] = [];
+    for (let question = 0; question < 12; question += 1) {
+      statuses.push((await ask('198.51.100.9', `probe${question}@example.com`)).statusCode);
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(204));
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    expect((await ask('198.51.100.10', DEMO_USER.email)).statusCode).toBe(200);
+  });
+});
+
 describe('the per-request-id limit (default 10 failed attempts)', () => {
   let harness: ProviderHarness;
   beforeAll(async () => {

@@ -3,6 +3,7 @@ import cors from '@fastify/cors';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { findInteraction } from '../oidc/interactions';
+import { consumeExistenceQuestion } from '../users/login-limits';
 import { findUserByEmail } from '../users/users';
 import { requireAdminToken } from './admin-auth';
 import { CIDAAS_CODES } from './cidaas-codes';
@@ -34,6 +35,9 @@ export const userExistenceRoutes: FastifyPluginAsync<RouteDeps> = async (app, { 
     const body = userExistenceBodySchema.safeParse(request.body);
     if (!body.success) return sendValidationFailure(reply, body.error);
     const { requestId } = request.params;
+    if (!(await consumeExistenceQuestion(db, config.loginLimits, request.ip))) {
+      return refuse(reply, 429, 429, 'Too many requests. Try again later.', 'RateLimitException');
+    }
     const interaction = requestId.length <= 200 ? await findInteraction(provider, requestId) : undefined;
     if (!interaction) {
       return refuse(reply, 400, CIDAAS_CODES.INVALID_REQUEST_ID, 'Invalid request id', 'UsersException');

@@ -119,6 +119,28 @@ export async function countFailureForAlarm(db: ProviderDb, limits: LoginLimits):
   return row.hits === limits.alarmPerMinute + 1 ? row.hits : undefined;
 }
 
+/**
+ * One question of the public user-existence check from this client IP, counted apart from sign-ins
+ * but with the same per-IP limit and window: false when beyond it. Every question tells whether an
+ * address has an account, so it must not come at hundreds a second (issue "Hardening", oracles).
+ */
+export async function consumeExistenceQuestion(
+  db: ProviderDb,
+  limits: LoginLimits,
+  ip: string,
+): Promise<boolean> {
+  if (limits.perIp <= 0) return true;
+  const row = await limitsTable(db)
+    .insertInto('login_limits')
+    .values({ key: `existence:${ip}`, window_start: windowStartOf(limits.windowSeconds), hits: 1 })
+    .onConflict((conflict) =>
+      conflict.columns(['key', 'window_start']).doUpdateSet({ hits: sql<number>`login_limits.hits + 1` }),
+    )
+    .returning('hits')
+    .executeTakeFirstOrThrow();
+  return row.hits <= limits.perIp;
+}
+
 export async function pruneLoginLimits(db: ProviderDb, olderThanSeconds = KEEP_SECONDS): Promise<void> {
   await limitsTable(db)
     .deleteFrom('login_limits')
