@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from './test-support/test-server';
 
@@ -166,6 +168,35 @@ describe('security headers', () => {
       }
     },
   );
+});
+
+describe('compression', () => {
+  it('sends a page brotli-compressed where the browser takes it, gzip otherwise, and plain without', async () => {
+    const page = (encoding?: string) =>
+      server.app.inject({
+        url: '/login?subdomain=demo',
+        headers: { accept: 'text/html', ...(encoding ? { 'accept-encoding': encoding } : {}) },
+      });
+    const plain = await page();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const brotli = await page('gzip, deflate, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(plain.body);
+    expect(brotli.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    const gzip = await page('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+  });
+
+  it("serves the portal's scripts as compressed at build, not compressed anew", async () => {
+    const page = await server.app.inject({ url: '/login', headers: { accept: 'text/html' } });
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(page.body)?.[1];
+    if (!script) throw new Error('no script on the page');
+    const answer = await server.app.inject({ url: script, headers: { 'accept-encoding': 'br' } });
+    expect(answer.headers['content-encoding']).toBe('br');
+    const onDisk = readFileSync(`${server.config.portalDistDir}/client${script}.br`);
+    expect(answer.rawPayload.equals(onDisk)).toBe(true);
+  });
 });
 
 describe('cache control of the pages', () => {

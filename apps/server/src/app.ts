@@ -1,5 +1,7 @@
+import { constants as zlibConstants } from 'node:zlib';
 import { failure } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createBackgroundJobs } from './background-jobs';
@@ -51,6 +53,13 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
   });
   installErrorHandler(app);
   installSafeTextGuard(app);
+  // Pages and JSON, compressed per answer: brotli where the browser takes it, gzip otherwise. A fast
+  // brotli level, as each page is rendered anew; static assets come precompressed at the best one.
+  await app.register(fastifyCompress, {
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
+  });
   await securityHeaders(app, config, deps.registry.portalOrigins());
   const pages = {
     build: deps.portal,
@@ -107,6 +116,8 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
   });
   await app.register(fastifyStatic, {
     root: `${deps.portal.clientDir}/assets`,
+    // The build wrote .br and .gz beside each text asset (apps/portal/scripts/precompress.mjs).
+    preCompressed: true,
     prefix: '/assets/',
     // File names carry a content hash: they never change.
     immutable: true,
