@@ -1,7 +1,5 @@
-import { constants as zlibConstants } from 'node:zlib';
 import { failure } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
-import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createBackgroundJobs } from './background-jobs';
@@ -53,13 +51,6 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
   });
   installErrorHandler(app);
   installSafeTextGuard(app);
-  // Pages and JSON, compressed per answer: brotli where the browser takes it, gzip otherwise. A fast
-  // brotli level, as each page is rendered anew; static assets come precompressed at the best one.
-  await app.register(fastifyCompress, {
-    encodings: ['br', 'gzip'],
-    threshold: 1024,
-    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
-  });
   await securityHeaders(app, config, deps.registry.portalOrigins());
   const pages = {
     build: deps.portal,

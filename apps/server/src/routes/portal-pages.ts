@@ -1,5 +1,6 @@
 import { failure, isLanguage } from '@concierge/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendCompressed } from '../http/compressed-answer';
 import { renderDocument } from '../ssr/document';
 import { type PageStateContext, pageStateFor, pageStateWithTenant } from '../ssr/page-state';
 
@@ -44,12 +45,12 @@ export async function renderPortalPage(
     stylesheets: stylesheetUrl ? [...build.stylesheets, stylesheetUrl] : build.stylesheets,
     preloads: build.preloadsFor(page.pageSource),
   });
-  return reply
+  reply
     .status(page.isNotFound ? 404 : 200)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', NO_STORE_PAGES.has(path) ? 'no-store' : 'no-cache')
-    .header('vary', 'Accept-Language')
-    .send(html);
+    .header('vary', 'Accept-Language');
+  return sendCompressed(request, reply, html);
 }
 
 export async function portalPageRoutes(app: FastifyInstance, context: PageStateContext) {
