@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   activationParams,
   insertCode,
@@ -234,6 +234,43 @@ describe('the lock after three failures, and the reset that lifts it', () => {
     expect((await setNew()).json()).toMatchObject({ success: true });
     expect(double.user(email)).toMatchObject({ userStatus: 'VERIFIED', sub });
     expect(await counterAfter(email, 0)).toBe(0);
+  });
+
+  it('finishes an unlock that failed after the new password was set when the same link is sent again', async () => {
+    const email = uniqueEmail('unlock-failed');
+    double.addUser({ email, password: STRONG_PASSWORD, email_verified: true });
+    for (let failure = 0; failure < 3; failure += 1) await signInAtCidaas(email, 'Wrong-Passw0rd!');
+    await double.webhooksSettled();
+    expect(double.user(email)).toMatchObject({ userStatus: 'DECLINED' });
+    await postPortalCall(server.app, 'password-reset-initiate', {
+      requestId: await freshRequestId(),
+      email,
+      processingType: 'LINK',
+      resetMedium: 'email',
+    });
+    const link = double.lastReset(email)!;
+    const setNew = () =>
+      postPortalCall(server.app, 'password-reset-set-new', {
+        resetRequestId: link.rprq,
+        exchangeId: link.exchangeId,
+        password: 'Winter-2025!',
+        confirmpassword: 'Winter-2025!',
+        requestId: link.requestId,
+      });
+    // The provider takes the password, then its answers to unlocks are lost (the reset's own
+    // PASSWORD_RESET webhook tries to unlock too, and must not succeed meanwhile).
+    const unlock = vi
+      .spyOn(server.provider, 'unlockAccount')
+      .mockResolvedValue({ kind: 'unknown', reason: 'answer lost (test)' });
+    try {
+      expect((await setNew()).json()).toMatchObject({ error: { code: 'could_not_unlock_user' } });
+      expect(double.user(email)).toMatchObject({ userStatus: 'DECLINED' });
+    } finally {
+      unlock.mockRestore();
+    }
+    // Sent again, the used link finishes the unlock instead of being called invalid.
+    expect((await setNew()).json()).toMatchObject({ success: true });
+    expect(double.user(email)).toMatchObject({ userStatus: 'VERIFIED' });
   });
 
   it('answers a mismatch (417 / 10009) and a used link (400 / 10002) with their own messages', async () => {

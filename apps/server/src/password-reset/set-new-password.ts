@@ -17,15 +17,22 @@ export async function setNewPassword(deps: ResetDependencies, input: ResetAccept
   // Whose link this is: as recorded when this server started the reset. Never the e-mail in the
   // request body: anyone with a link for their own account could put another one there.
   const email = await emailOfResetRequest(deps.db, input.resetRequestId);
-  await unlockAfterReset(deps, email);
+  try {
+    await unlockAfterReset(deps, email);
+  } catch (error) {
+    // The password is set, the unlock is not: the same link sent again finds it used, and then
+    // finishes the unlock instead of calling the link invalid (see acceptNewPassword).
+    await markAcceptUnknown(deps.db, input.resetRequestId);
+    throw error;
+  }
   if (email) await clearFailedLogins(deps.db, email);
 }
 
 async function acceptNewPassword(deps: ResetDependencies, input: ResetAcceptance): Promise<void> {
   const result = await deps.provider.acceptReset(input);
   if (result.kind === 'answer') return;
-  // The same link again after an unknown outcome: "used" means that earlier attempt set the
-  // password, and the unlock it could not reach is done now (a lost answer must not lock a tenant
+  // The same link again after an unknown outcome or a failed unlock: "used" means that earlier
+  // attempt set the password, and the unlock it could not reach is done now (a lost answer must not lock a tenant
   // out). At worst a link that expired meanwhile unlocks without a new password — only the link's
   // holder can do that, and the account's password stays what it was.
   if (isRefusedWith(result, INVALID_RESET_LINK) && (await wasAcceptUnknown(deps.db, input.resetRequestId))) {
