@@ -47,17 +47,16 @@ export function printReport(results, verdicts) {
     );
   }
 
-  console.log(
-    `\nLoad (${load.login.connections} connections, ${load.login.durationSeconds} s each, 127.0.0.1)`,
-  );
+  console.log(`\nLoad (${load.login.connections} connections, 127.0.0.1, after a 2 s warm-up)`);
   console.log(
     table([
-      ['endpoint', 'req/s', 'p50', 'p90', 'p99', 'max', 'requests', 'errors', 'non-2xx'],
+      ['endpoint', 'for', 'req/s', 'p50', 'p90', 'p99', 'max', 'requests', 'errors', 'non-2xx'],
       ...[
         ['GET /login (SSR)', load.login],
         ['GET /config.json', load.config],
       ].map(([name, figures]) => [
         name,
+        `${figures.durationSeconds} s`,
         format(figures.requestsPerSecond, 'req/s').replace(' req/s', ''),
         format(figures.latency.p50, 'ms'),
         format(figures.latency.p90, 'ms'),
@@ -70,8 +69,51 @@ export function printReport(results, verdicts) {
     ]),
   );
   console.log(
-    `\nServer memory: RSS ${format(results.rss.afterLoad, 'bytes')} after load ` +
-      `(${format(results.rss.afterStart, 'bytes')} after start, peak ${format(results.rss.peak, 'bytes')})`,
+    `\nServer (compiled, NODE_ENV=production): ready in ${format(results.startup.serverMs, 'ms')} ` +
+      `(process start to the first 200 of /readyz); RSS ${format(results.rss.idle, 'bytes')} idle, ` +
+      `${format(results.rss.afterLoad, 'bytes')} after ${load.login.durationSeconds} s of /login load, ` +
+      `peak ${format(results.rss.peak, 'bytes')}`,
+  );
+
+  const { stack } = results;
+  const MiB = (bytes) => `${(bytes / 1024 / KiB).toFixed(1)} MiB`;
+  console.log(
+    `\nnpm start stack: up in ${format(stack.startMs, 'ms')}; browser walk ` +
+      stack.walk.steps.map((step) => `${step.name} ${format(step.ms, 'ms')}`).join(', '),
+  );
+  const before = stack.memory.beforeWalk;
+  const after = stack.memory.afterWalk;
+  console.log(
+    table([
+      ['process', 'count', 'PSS before walk', 'PSS after walk', 'RSS after walk'],
+      ...Object.entries(after.byName).map(([name, figures]) => [
+        name,
+        String(figures.processes),
+        before.byName[name] ? MiB(before.byName[name].pss) : '–',
+        MiB(figures.pss),
+        MiB(figures.rss),
+      ]),
+      ['total', String(after.processes), MiB(before.pss), MiB(after.pss), MiB(after.rss)],
+    ]),
+  );
+
+  const { roundTrip, throughput } = stack.signIn;
+  console.log(
+    `\nSign-in round trip against the embedded provider (authorize → login POST → code → token, 127.0.0.1)`,
+  );
+  console.log(
+    table([
+      ['run', 'figures'],
+      [
+        `${roundTrip.roundTrips} sequential`,
+        `p50 ${format(roundTrip.p50, 'ms')}, p99 ${format(roundTrip.p99, 'ms')}, max ${format(roundTrip.max, 'ms')}`,
+      ],
+      [
+        `${throughput.concurrency} concurrent, ${throughput.elapsedSeconds.toFixed(0)} s`,
+        `${throughput.perSecond.toFixed(1)} sign-ins/s, ${throughput.perSecondPerCore.toFixed(1)} per core ` +
+          `(${throughput.cores} cores), ${throughput.completed} done, ${throughput.failed} failed`,
+      ],
+    ]),
   );
 
   console.log('\nBudgets');

@@ -15,7 +15,7 @@ test('a locked account is unlocked by a new password set through the e-mailed li
     await submitLogin(page, user.email, 'Wrong-Passw0rd!');
     await page.waitForURL((url) => url.searchParams.get('error') === 'invalid_username_password');
   }
-  await expect(page.getByRole('alert')).toContainText('Das Benutzerkonto ist gesperrt');
+  await expect(page.getByRole('alert')).toContainText('Ihr Konto ist gesperrt');
 
   await page.getByRole('link', { name: 'Passwort vergessen oder Konto gesperrt?' }).click();
   await page.waitForURL((url) => url.pathname === '/password-reset-init');

@@ -7,12 +7,12 @@ const counterMessages = {
   'de-CH': [
     'Sie haben noch zwei Versuche, bevor Ihr Konto gesperrt wird.',
     'Sie haben noch einen Versuch, bevor Ihr Konto gesperrt wird.',
-    'Das Benutzerkonto ist gesperrt.',
+    'Ihr Konto ist gesperrt.',
   ],
   'fr-CH': [
     'Il vous reste deux essais avant le blocage de votre compte.',
     'Il vous reste un essai avant le blocage de votre compte.',
-    'Le compte utilisateur est bloqué.',
+    'Votre compte est bloqué.',
   ],
 };
 
@@ -57,7 +57,7 @@ test('a user without the roles a client requires is told so', async ({ page }) =
   await submitLogin(page, user.email, user.password);
   await page.waitForURL((url) => url.searchParams.get('error') === 'access_denied');
   await expect(page.getByRole('alert')).toHaveText(
-    'The user lacks the required permissions for this application (roles)',
+    'No access to this application has been set up for you yet. Please contact your property manager.',
   );
 });
 

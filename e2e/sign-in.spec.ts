@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { startSignIn } from './support/flows';
+import { authorizationUrl, startSignIn } from './support/flows';
 import { urls } from './support/urls';
 import { createVerifiedUser, DEMO_USER } from './support/users';
 
@@ -9,7 +9,7 @@ test('signs in from the demo relying party through /login, lands back signed in,
 }) => {
   await startSignIn(page);
   expect(new URL(page.url()).searchParams.get('requestId')).toBeTruthy();
-  await page.getByLabel('E-mail address').fill(DEMO_USER.email);
+  await page.getByLabel('Email address').fill(DEMO_USER.email);
   await page.getByLabel(/^Password/).fill(DEMO_USER.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 
@@ -26,8 +26,8 @@ test('signs in from the demo relying party through /login, lands back signed in,
 });
 
 for (const { locale, message } of [
-  { locale: 'de-CH', message: 'Benutzername oder Passwort ist falsch' },
-  { locale: 'fr-CH', message: 'Nom d’utilisateur ou mot de passe incorrect' },
+  { locale: 'de-CH', message: 'E-Mail-Adresse oder Passwort ist falsch.' },
+  { locale: 'fr-CH', message: 'Adresse e-mail ou mot de passe incorrect.' },
 ]) {
   test.describe(`in ${locale}`, () => {
     test.use({ locale });
@@ -52,7 +52,9 @@ for (const { locale, message } of [
 test('the login form is in the first frame, before any JavaScript runs', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false, locale: 'it-CH' });
   const page = await context.newPage();
-  await page.goto(`${urls.portal}/login?requestId=no-js`);
+  // From the customer portal: the page comes with the request checked, the form posts to the provider.
+  await page.goto(authorizationUrl('property-portal-demo'));
+  await page.waitForURL((url) => url.href.startsWith(`${urls.portal}/login?`));
   await expect(page.getByRole('heading', { name: 'Accesso' })).toBeVisible();
   await expect(page.locator('input[name="username"]')).toBeVisible();
   await expect(page.locator('form')).toHaveAttribute('action', `${urls.provider}/login-srv/login`);

@@ -1,9 +1,11 @@
 // Brings a fresh clone to a runnable state: installs the npm packages when they are missing or
-// older than the lock file, and builds the browser bundles when their sources are newer.
+// older than the lock file, builds the browser bundles when their sources are newer, and compiles
+// the Node apps (scripts/build-node-apps.mjs) when theirs are.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { staleNodeApps } from './build-node-apps.mjs';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -42,7 +44,7 @@ const bundles = [
   },
   {
     workspace: '@concierge/property-portal',
-    output: 'apps/property-portal/dist/index.html',
+    output: 'apps/property-portal/dist/client/index.html',
     sources: ['apps/property-portal/src', 'apps/property-portal/index.html', 'packages/oidc-client/src'],
   },
 ];
@@ -55,5 +57,11 @@ export function ensureBuilt({ force = false } = {}) {
       console.log(`Building ${bundle.workspace}…`);
       run(npm, ['run', 'build', '--workspace', bundle.workspace]);
     }
+  }
+  // The Node apps: compiled in a child process, so that this stays synchronous like the above.
+  const nodeApps = force ? [] : staleNodeApps();
+  if (force || nodeApps.length > 0) {
+    console.log(`Compiling the Node apps (${force ? 'all' : nodeApps.join(', ')})…`);
+    run(process.execPath, [join(root, 'scripts/build-node-apps.mjs'), ...nodeApps]);
   }
 }

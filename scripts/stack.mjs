@@ -1,12 +1,14 @@
 // Starts the whole product on one machine: mail catcher, embedded provider, server (with the
 // portal) and the demo relying party, each in its own process. Used by `npm start` (fixed ports)
-// and by the browser tests (free ports, a throw-away data directory). Plain JavaScript, so that it
-// runs before anything is installed or built.
+// and by the browser tests (free ports, a throw-away data directory). Each app runs compiled
+// (apps/<app>/dist/main.js, scripts/build-node-apps.mjs), as in production; bundles older than
+// their sources are rebuilt first. Plain JavaScript, so that it runs before anything is built.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildNodeApps, nodeArguments } from './build-node-apps.mjs';
 import { startEmbeddedPostgres } from './embedded-postgres.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -100,6 +102,8 @@ export async function freePorts() {
  *   extraProviderClients?: Record<string, unknown>[], throwAwayData?: boolean }} options
  */
 export async function startStack(options = {}) {
+  // Cheap when nothing changed (file times only); the browser tests' setup relies on it.
+  await buildNodeApps({ ifStale: true, quiet: options.quiet });
   const ports = options.ports ?? DEFAULT_PORTS;
   const urls = {
     portal: `http://localhost:${ports.server}`,
@@ -141,32 +145,33 @@ export async function startStack(options = {}) {
   const apps = [
     {
       name: 'mail',
-      entry: 'apps/mail-catcher/src/main.ts',
+      app: 'mail-catcher',
       env: { MAIL_SMTP_PORT: String(ports.smtp), MAIL_HTTP_PORT: String(ports.mail) },
       ready: `${urls.mail}/api/messages`,
     },
     {
       name: 'provider',
-      entry: 'apps/provider/src/main.ts',
+      app: 'provider',
       env: { PROVIDER_PORT: String(ports.provider) },
       ready: `${urls.provider}/healthz`,
     },
     {
       name: 'server',
-      entry: 'apps/server/src/main.ts',
+      app: 'server',
       env: { PORT: String(ports.server) },
       ready: `${urls.portal}/readyz`,
     },
     {
       name: 'rp',
-      entry: 'apps/property-portal/src/main.ts',
+      app: 'property-portal',
       env: { PROPERTY_PORTAL_PORT: String(ports.propertyPortal) },
       ready: `${urls.propertyPortal}/config.json`,
     },
   ];
 
   const children = apps.map((app) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', app.entry], {
+    // Source maps on: a stack trace in the log of `npm start` or a browser test names src/ lines.
+    const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArguments(app.app)], {
       cwd: root,
       env: { ...shared, ...app.env },
       stdio: ['ignore', 'pipe', 'pipe'],

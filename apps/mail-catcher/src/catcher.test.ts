@@ -125,13 +125,15 @@ describe('mail catcher', () => {
     const [message] = await listMessages();
 
     const inbox = await (await fetch(`${baseUrl}/`)).text();
-    expect(inbox).toContain('&lt;script&gt;alert(&quot;subject&quot;)&lt;/script&gt;');
+    expect(inbox).toContain('&#60;script&#62;alert(&#34;subject&#34;)&#60;/script&#62;');
     expect(inbox).not.toContain('<script>');
 
     const view = await (await fetch(`${baseUrl}/messages/${message?.id}`)).text();
     expect(view).not.toContain('<script>');
-    expect(view).toContain('&lt;b&gt;not bold&lt;/b&gt;');
-    expect(view).toMatch(/<iframe sandbox="[^"]*" [^>]*srcdoc="[^"]*&lt;p&gt;Hallo&lt;\/p&gt;&lt;script&gt;/);
+    expect(view).toContain('&#60;b&#62;not bold&#60;/b&#62;');
+    expect(view).toMatch(
+      /<iframe sandbox="[^"]*" [^>]*srcdoc="[^"]*&#60;p&#62;Hallo&#60;\/p&#62;&#60;script&#62;/,
+    );
     expect(view).not.toMatch(/sandbox="[^"]*allow-(scripts|same-origin)/);
   });
 

@@ -1,22 +1,11 @@
+import { escapeHtml } from '@concierge/contracts';
+
 /** Markup that is already escaped or built by the `html` template. */
 export class SafeHtml {
   constructor(readonly value: string) {}
   toString(): string {
     return this.value;
   }
-}
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Safe in text and in quoted attribute values (including `srcdoc`). */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
 }
 
 function render(value: unknown): string {

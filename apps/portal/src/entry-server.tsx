@@ -1,7 +1,8 @@
-import type { Language } from '@concierge/contracts';
+import type { Language, PortalPageRoute, RenderedPage } from '@concierge/contracts';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { App } from './app/App';
+import { htmlShowsError } from './app/document-title';
 import { Root } from './app/Root';
 import { matchPageRoute, notFoundRoute, pageRoutes } from './app/routes';
 import { createI18n } from './i18n/init';
@@ -12,6 +13,16 @@ export { pageRedirect } from './app/page-redirects';
 export { locales } from './i18n/resources';
 
 export { PAGE_STATE_ELEMENT_ID, type PageState, serialisePageState } from './page-state';
+
+// What this bundle exports is the seam the server relies on: PortalServerBundle in
+// @concierge/contracts, checked in entry-server.seam.ts.
+
+/** spec §2: the pages the server answers for (the not-found page answers every other path). */
+export const routes: readonly PortalPageRoute[] = pageRoutes.map(({ path, source, needsSignInRequest }) => ({
+  path,
+  source,
+  needsSignInRequest,
+}));
 
 /** The texts a page needs: `common` and the route's own parts (spec routes in app/routes.ts). */
 export function messagesFor(pathname: string, language: Language): Partial<Messages> {
@@ -37,19 +48,16 @@ export function messageParts(language: Language, names: string[]): Partial<Messa
   return Object.fromEntries(names.map((name) => [name, all[name as keyof Messages]])) as Partial<Messages>;
 }
 
-export interface RenderedPage {
-  html: string;
-  title: string;
-  /** The page module, for the server to preload its chunk from the client manifest. */
-  pageSource: string;
-  isNotFound: boolean;
-}
-
 const pagesLoaded = Promise.all([...pageRoutes, notFoundRoute].map((route) => route.page.preload()));
 
 /** Settles once every page's module is loaded: the server waits for it before it serves. */
 export function pagesReady(): Promise<unknown> {
   return pagesLoaded;
+}
+
+/** spec §2: whether the page at this path works with a sign-in request (the server renders it with one). */
+export function needsSignInRequest(pathname: string): boolean {
+  return matchPageRoute(pathname).needsSignInRequest;
 }
 
 /** Renders one page for a URL (path and query) in the given state; every page is loaded first. */
@@ -64,6 +72,8 @@ export async function renderPage(url: string, state: PageState): Promise<Rendere
     </Root>,
   );
   const t = createI18n(state.language, state.messages).t;
-  const title = t(route.titleKey);
+  const pageTitle = t(route.titleKey);
+  // As in the browser (app/document-title.ts): while the page shows an error, the title says so.
+  const title = htmlShowsError(html) ? t('common.errorTitle', { title: pageTitle }) : pageTitle;
   return { html, title, pageSource: route.source, isNotFound: route === notFoundRoute };
 }

@@ -1,18 +1,8 @@
-import type { Language, PortalTenant, RuntimeConfig } from '@concierge/contracts';
+import type { PortalPageState } from '@concierge/contracts';
 import type { Messages } from './i18n/resources';
 
-/**
- * What the server inlines into every page (as a JSON data block, not a script — the CSP allows no
- * inline script) so that the browser hydrates with the same configuration and language.
- */
-export interface PageState {
-  config: RuntimeConfig;
-  /** The tenant from the registry: brand, customer host and behaviour flags. */
-  tenant: PortalTenant;
-  language: Language;
-  /** The texts of this page (`common` and the route's parts); others are fetched when needed. */
-  messages: Partial<Messages>;
-}
+/** The state every page is rendered and hydrated with (the seam's PortalPageState, with the portal's texts). */
+export type PageState = PortalPageState<Partial<Messages>>;
 
 export const PAGE_STATE_ELEMENT_ID = 'concierge-state';
 

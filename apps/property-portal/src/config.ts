@@ -15,7 +15,11 @@ export interface ListenConfig {
   host: string;
 }
 
-export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../dist', import.meta.url));
+/**
+ * The Vite build of the browser app. The same relative path from src/config.ts (tests, tsx) and
+ * from the compiled dist/main.js (production): both sit one folder below the app.
+ */
+export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../dist/client', import.meta.url));
 
 function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
   const value = env[name] || fallback;

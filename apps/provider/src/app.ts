@@ -1,10 +1,12 @@
 import type { WebhookEvent } from '@concierge/contracts';
 import { loggableError } from '@concierge/database';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { ProviderConfig } from './config';
 import type { ProviderDatabase } from './db/schema';
 import type { MailMessage } from './mail/mail-message';
 import { createMailSender } from './mail/mail-sender';
+import { installRequestLog } from './observability/logging';
+import { installHttpMetrics, ProviderMetrics } from './observability/metrics';
 import { deleteExpiredPayloads } from './oidc/adapter';
 import { createClientDirectory } from './oidc/clients';
 import { createOidcProvider } from './oidc/provider';
@@ -15,6 +17,7 @@ import { deleteOldResetRequests } from './reset/reset-requests';
 import { adminUserRoutes } from './routes/admin-users';
 import { AUTHZ_REQUEST_PREFIX, authzGenerateRoutes } from './routes/authz-generate';
 import { checkSessionRoutes } from './routes/check-session';
+import { answerClientError } from './routes/client-error';
 import type { RouteDeps } from './routes/deps';
 import { envelopeErrorHandler } from './routes/envelope-errors';
 import { healthRoutes } from './routes/health';
@@ -32,7 +35,7 @@ import { createWebhookSender } from './webhooks/webhook-sender';
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 
 export interface ProviderAppOptions {
-  /** Fastify logger; off by default (tests). */
+  /** Fastify logger (observability/logging.ts loggerOptions); off by default (tests). */
   logger?: FastifyServerOptions['logger'];
   /** Outbox retry timing; tests shorten it. */
   retrySchedule?: RetrySchedule;
@@ -51,7 +54,13 @@ export async function createProviderApp(
   const { db } = database;
   const clients = createClientDirectory(config.clients);
   const provider = await createOidcProvider(config, db, clients);
-  const app = Fastify({ logger: options.logger ?? false, frameworkErrors: answerFrameworkError });
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // Fastify's own request lines off: installRequestLog writes one per request, with more in it.
+    logController: new LogController({ disableRequestLogging: true }),
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+  });
   // Only name and SQLSTATE of a database error: its detail may quote row values (e-mails, tokens).
   provider.on('server_error', (_ctx, error) =>
     app.log.error({ err: loggableError(error) }, 'oidc-provider server error'),
@@ -75,7 +84,14 @@ export async function createProviderApp(
     schedule: options.retrySchedule,
   });
 
-  const deps: RouteDeps = { config, db, provider, clients, webhooks, mail };
+  const metrics = new ProviderMetrics();
+  metrics.log = app.log;
+  metrics.watchDatabase(db);
+  app.decorate('metrics', metrics);
+  installHttpMetrics(app, metrics);
+  installRequestLog(app);
+
+  const deps: RouteDeps = { config, db, provider, clients, webhooks, mail, metrics };
   app.setErrorHandler(envelopeErrorHandler);
   installSafeTextGuard(app);
   installSecurityHeaders(app);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { SUBDOMAIN_PATTERN } from '@concierge/contracts';
 import { z } from 'zod';
 
 /** Known to everybody on purpose: only for local runs; production must bring its own (see loadConfig). */
@@ -18,9 +19,7 @@ const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' 
 /** A base URL without trailing slash, so that `${base}/login` is always right. */
 const baseUrl = httpUrl.transform((value) => value.replace(/\/+$/, ''));
 
-const subdomainSchema = z
-  .string()
-  .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'must be a DNS label in lower case');
+const subdomainSchema = z.string().regex(SUBDOMAIN_PATTERN, 'must be a DNS label in lower case');
 
 const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
 const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
@@ -124,6 +123,9 @@ const envSchema = z.object({
     .url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' })
     .default('smtp://localhost:1025'),
   PROVIDER_MAIL_FROM: z.string().min(3).max(320).default('"Concierge" <no-reply@concierge.test>'),
+  /** Prometheus metrics on a port of their own (docs/operations.md, "Metrics"); unset: none. */
+  PROVIDER_METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  PROVIDER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 export interface ProviderConfig {
@@ -172,6 +174,8 @@ export interface ProviderConfig {
     apiKeyHeader: string;
   };
   mail: { smtpUrl: string; from: string };
+  /** Where /metrics listens, apart from the public port; undefined: nowhere. */
+  metrics: { host: string; port: number } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -244,6 +248,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ProviderConfig
       apiKeyHeader: vars.PROVIDER_WEBHOOK_API_KEY_HEADER,
     },
     mail: { smtpUrl: vars.SMTP_URL, from: vars.PROVIDER_MAIL_FROM },
+    metrics:
+      vars.PROVIDER_METRICS_PORT === undefined
+        ? undefined
+        : { host: vars.PROVIDER_METRICS_HOST, port: vars.PROVIDER_METRICS_PORT },
   };
 }
 

@@ -3,6 +3,8 @@ import { createProviderApp } from './app';
 import { ConfigError, loadConfig, productionRefusal } from './config';
 import { migrations } from './db/migrations';
 import { PROVIDER_SCHEMA, type ProviderTables } from './db/schema';
+import { loggerOptions } from './observability/logging';
+import { type MetricsServer, startMetricsServer } from './observability/metrics-server';
 import { deleteExpiredPayloads } from './oidc/adapter';
 import { seedDemoUser } from './users/users';
 
@@ -30,14 +32,10 @@ await deleteExpiredPayloads(database.db);
 if (config.isDemoSeedEnabled) await seedDemoUser(database.db);
 
 const app = await createProviderApp(config, database, {
-  logger: {
-    level: process.env.LOG_LEVEL ?? 'info',
-    // Paths only: query strings carry id_token_hint, codes and state.
-    serializers: {
-      req: (request) => ({ method: request.method, path: request.url.split('?', 1)[0] }),
-    },
-  },
+  // JSON lines without secrets; query strings carry id_token_hint, codes and e-mails (docs/operations.md).
+  logger: loggerOptions({ level: process.env.LOG_LEVEL ?? 'info', isProduction: config.isProduction }),
 });
+let metricsServer: MetricsServer | undefined;
 
 let isStopping = false;
 async function stop(signal: NodeJS.Signals) {
@@ -45,6 +43,7 @@ async function stop(signal: NodeJS.Signals) {
   isStopping = true;
   app.log.info({ signal }, 'stopping');
   try {
+    await metricsServer?.close();
     await app.close();
     await database.close();
     process.exit(0);
@@ -57,4 +56,8 @@ process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
 
 await app.listen({ port: config.port, host: config.host });
+if (config.metrics) {
+  metricsServer = await startMetricsServer(app.metrics.registry, config.metrics);
+  app.log.info({ url: `${metricsServer.url}/metrics` }, 'metrics listening');
+}
 app.log.info({ issuer: config.issuer, portal: config.portalUrl }, 'embedded identity provider ready');

@@ -42,6 +42,11 @@ describe('hosted page URLs', () => {
   });
 
   it("sends an expired sign-in to the portal's /login with nothing but the error", () => {
-    expect(sessionExpiredLocation('https://p.example')).toBe('https://p.example/login?error=session_expired');
+    expect(sessionExpiredLocation('https://p.example', 'r-1', 'anna@example.ch')).toBe(
+      'https://p.example/login?error=session_expired&requestId=r-1&username=anna%40example.ch',
+    );
+    expect(sessionExpiredLocation('https://p.example', 'r-1', '')).toBe(
+      'https://p.example/login?error=session_expired&requestId=r-1',
+    );
   });
 });

@@ -21,7 +21,13 @@ export function hostedPageLocation(pageUrl: string, params: Record<string, strin
   return url.href;
 }
 
-/** Where a login goes whose request is unknown or expired: no client is known, so the portal's page. */
-export function sessionExpiredLocation(portalUrl: string): string {
-  return `${portalUrl}/login?error=session_expired`;
+/**
+ * Where a login goes whose request is unknown or expired: no client is known, so the portal's page.
+ * The dead request id goes along: the portal knows which tenant it served it to and shows that
+ * tenant's page, with a fresh request; the e-mail goes along to fill the form again.
+ */
+export function sessionExpiredLocation(portalUrl: string, requestId: string, username: string): string {
+  const query = new URLSearchParams({ error: 'session_expired', requestId });
+  if (username) query.set('username', username);
+  return `${portalUrl}/login?${query}`;
 }

@@ -339,6 +339,60 @@ describe('a failed sign-in keeps the tenant', () => {
   });
 });
 
+describe('pages arrive with their sign-in request', () => {
+  const page = (url: string) => server.app.inject({ url, headers: { accept: 'text/html' } });
+  const formRequestId = (html: string) => /name="requestId" value="([^"]*)"/.exec(html)?.[1];
+  const stateRequestId = (html: string) => /"signInRequest":\{"requestId":"([^"]*)"/.exec(html)?.[1];
+  const isLive = async (requestId: string) =>
+    (await fetch(`${double.url}/public-srv/public/${requestId}`)).status === 200;
+
+  it('renders /login with the request id of the address checked, its form ready to post', async () => {
+    const live = await freshRequestId();
+    const rendered = await page(`/login?subdomain=demo&requestId=${live}`);
+    expect(formRequestId(rendered.body)).toBe(live);
+    expect(rendered.body).toMatch(/<form[^>]+action="http:\/\/127\.0\.0\.1:\d+\/login-srv\/login"/);
+    expect(stateRequestId(rendered.body)).toBe(live);
+  });
+
+  it('leaves a page without a request id to ask for one in the browser, its form posting to the portal', async () => {
+    const rendered = await page('/login?subdomain=demo');
+    expect(rendered.body).not.toContain('"signInRequest"');
+    expect(rendered.body).toMatch(/<form[^>]+action="\/login\?subdomain=demo"/);
+  });
+
+  it('does not render with a request id the provider sent back as expired, though it was live before', async () => {
+    const live = await freshRequestId();
+    expect(stateRequestId((await page(`/password-reset-init?subdomain=demo&requestId=${live}`)).body)).toBe(
+      live,
+    );
+    double.expireRequestIds();
+    // Sent back as expired: what was read of it before is not trusted; the browser asks for a fresh one.
+    const back = await page(`/password-reset-init?subdomain=demo&requestId=${live}&error=session_expired`);
+    expect(back.body).not.toContain('"signInRequest"');
+    expect(await isLive(live)).toBe(false);
+  });
+
+  it('asks nothing for the pages reached from an e-mail', async () => {
+    const before = double.requests.length;
+    const rendered = await page('/password-set?subdomain=demo&rprq=r&exchangeid=e&requestId=x');
+    expect(rendered.statusCode).toBe(200);
+    expect(rendered.body).not.toContain('"signInRequest"');
+    expect(double.requests.slice(before).map((entry) => entry.path)).toEqual([]);
+  });
+
+  it('answers a login form sent to the portal itself (no request could be had) with the page again', async () => {
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/login?subdomain=demo&requestId=&username=anna%40example.ch',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'username=anna%40example.ch&password=secret&requestId=',
+    });
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe('/login?subdomain=demo&error=session_expired');
+    expect(response.body).not.toContain('secret');
+  });
+});
+
 async function freshRequestId(clientId = 'property-portal-demo'): Promise<string> {
   const response = await fetch(`${double.url}/authz-srv/authrequest/authz/generate`, {
     method: 'POST',

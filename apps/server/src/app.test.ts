@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { PORTAL_API_PREFIX } from '@concierge/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_API_PREFIX } from './routes/admin';
 import { startTestServer } from './test-support/test-server';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -33,13 +36,29 @@ describe('server-rendered pages', () => {
     const html = response.body;
     expect(html).toContain('<html lang="fr"');
     expect(html).toContain('<title>Connexion</title>');
-    expect(html).toMatch(/<form[^>]+action="http:\/\/provider\.test\/login-srv\/login"/);
+    // No provider answers here, so the request is not checked: sent without JavaScript, the form
+    // comes back to the portal for a fresh request rather than to the provider without one.
+    expect(html).toMatch(/<form[^>]+action="\/login\?requestId=abc&amp;subdomain=demo"/);
     expect(html).toContain('name="requestId" value="abc"');
     expect(html).toContain('Adresse e-mail');
     expect(html).toMatch(/<script type="application\/json" id="concierge-state">\{"config":\{"env":"dev"/);
     expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/entry-client-[\w-]+\.css">/);
     expect(html).toMatch(/<link rel="modulepreload" href="\/assets\/Login-[\w-]+\.js">/);
     expect(html).not.toMatch(/<script>(?!<)/);
+  });
+
+  it("speaks the language the page's switcher (or cidaas's lang) asks for, over the browser's", async () => {
+    const response = await server.app.inject({
+      url: '/login?subdomain=demo&lang=it',
+      headers: { 'accept-language': 'de-CH' },
+    });
+    expect(response.body).toContain('<html lang="it"');
+    // cidaas sends lang= empty: the browser's language then.
+    const empty = await server.app.inject({
+      url: '/login?subdomain=demo&lang=',
+      headers: { 'accept-language': 'fr-CH' },
+    });
+    expect(empty.body).toContain('<html lang="fr"');
   });
 
   it('falls back to German for languages the portal does not speak', async () => {
@@ -56,7 +75,7 @@ describe('server-rendered pages', () => {
       url: '/login?requestId=a&error=invalid_username_password&error_description=%3Cimg%20src%3Dx%3Epwned',
       headers: { 'accept-language': 'de' },
     });
-    expect(response.body).toContain('Benutzername oder Passwort ist falsch');
+    expect(response.body).toContain('E-Mail-Adresse oder Passwort ist falsch.');
     expect(response.body).not.toContain('pwned');
   });
 
@@ -168,6 +187,118 @@ describe('security headers', () => {
       }
     },
   );
+});
+
+/** One request over a plain socket: the exact bytes go out, whatever a client library would refuse. */
+function rawExchange(
+  port: number,
+  request: string,
+): Promise<{ status: number; headers: Headers; body: string }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect({ host: '127.0.0.1', port }, () => socket.end(request));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', ...rest] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = new Headers();
+      for (const line of lines) {
+        const colon = line.indexOf(':');
+        headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+      }
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
+    });
+  });
+}
+
+/**
+ * Issue "Hardening": what Fastify answers before any hook runs (the router's frameworkErrors, Node's
+ * clientError) or from its content-type parsers carries the same headers as a page, in the envelope.
+ */
+describe('security headers on the framework’s own errors', () => {
+  let port: number;
+  let expected: Headers;
+  beforeAll(async () => {
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = server.app.server.address();
+    port = typeof address === 'object' && address ? address.port : 0;
+    expected = (await fetch(`http://127.0.0.1:${port}/healthz`)).headers;
+  });
+
+  function expectSecurityHeaders(headers: Headers) {
+    for (const name of [
+      'content-security-policy',
+      'x-frame-options',
+      'referrer-policy',
+      'x-content-type-options',
+      'permissions-policy',
+      'cross-origin-resource-policy',
+      'x-permitted-cross-domain-policies',
+    ]) {
+      expect(headers.get(name), name).toBe(expected.get(name));
+    }
+    expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(headers.get('x-frame-options')).toBe('DENY');
+    expect(headers.get('permissions-policy')).toContain('camera=()');
+  }
+
+  function expectEnvelope(body: string, status: number) {
+    expect(JSON.parse(body)).toMatchObject({ success: false, status, error: { status } });
+    // Fastify's own answers echo the path; the envelope names what was wrong without it.
+    expect(body).not.toContain('%E0%A4%A');
+  }
+
+  const json = { 'content-type': 'application/json' };
+  const register = `${PORTAL_API_PREFIX}/register-user`;
+  it.each([
+    ['malformed percent-encoding in the path', 'GET', '/%E0%A4%A', {}, undefined, 400],
+    ['malformed percent-encoding in an API path', 'POST', `${PORTAL_API_PREFIX}/%E0%A4%A`, json, '{}', 400],
+    ['invalid JSON', 'POST', register, json, '{not json', 400],
+    [
+      'a path parameter longer than the router takes',
+      'POST',
+      `${ADMIN_API_PREFIX}/codes/${'c'.repeat(500)}/revoke`,
+      {},
+      undefined,
+      414,
+    ],
+    [
+      'an unsupported media type',
+      'POST',
+      `${PORTAL_API_PREFIX}/events`,
+      {
+        'content-type': 'application/xml',
+        'x-api-key': 'concierge-dev-webhook-key' /* the test configuration's */,
+      },
+      '<a/>',
+      415,
+    ],
+    ['a body above the limit', 'POST', register, json, `{"a":"${'x'.repeat(70_000)}"}`, 413],
+  ])('sends them with %s', async (_name, method, path, headers, body, status) => {
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers, body });
+    const text = await response.text();
+    expect(response.status).toBe(status);
+    expectSecurityHeaders(response.headers);
+    expectEnvelope(text, status);
+  });
+
+  it('sends them with a header section larger than Node takes (431)', async () => {
+    const response = await rawExchange(
+      port,
+      `GET /login HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    expect(response.status).toBe(431);
+    expectSecurityHeaders(response.headers);
+    expectEnvelope(response.body, 431);
+  });
+
+  it('sends them with a request Node cannot parse (400)', async () => {
+    const response = await rawExchange(port, 'GET /login HTTP/1.1\r\nHost x\r\n\r\n');
+    expect(response.status).toBe(400);
+    expectSecurityHeaders(response.headers);
+    expectEnvelope(response.body, 400);
+  });
 });
 
 describe('compression', () => {

@@ -1,14 +1,17 @@
 import { failure } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { createBackgroundJobs } from './background-jobs';
 import type { ServerConfig } from './config';
 import type { ServerTables } from './db/schema';
+import { answerClientError } from './http/client-error';
 import { installErrorHandler } from './http/errors';
 import { answerFrameworkError, installSafeTextGuard } from './http/safe-text-guard';
 import { securityHeaders } from './http/security-headers';
 import type { MailTransport } from './mail/mail-transport';
+import { installRequestLog, type LogSettings, loggerOptions } from './observability/logging';
+import { installHttpMetrics, ServerMetrics } from './observability/metrics';
 import type { ProviderClient } from './provider-client/provider-client';
 import { ADMIN_API_PREFIX, adminRoutes } from './routes/admin';
 import { brandRoutes } from './routes/brand';
@@ -19,8 +22,10 @@ import { registerUserRoute } from './routes/cidaas-webhook/register-user';
 import { resendActivationRoute } from './routes/cidaas-webhook/resend-activation';
 import { failedLoginCounterRoute } from './routes/failed-login-counter';
 import { healthRoutes } from './routes/health';
+import { loginWithoutRequestRoute } from './routes/login-without-request';
 import { portalPageRoutes, renderPortalPage } from './routes/portal-pages';
 import { runtimeConfigRoute } from './routes/runtime-config';
+import { PageSignInRequests } from './ssr/page-sign-in-request';
 import type { PortalBuild } from './ssr/portal-bundle';
 import { SignInRequests } from './tenants/sign-in-requests';
 import type { TenantRegistry } from './tenants/tenant-registry';
@@ -33,22 +38,35 @@ export interface ServerDependencies {
   provider: ProviderClient;
   /** Where the outbox sends e-mails (SMTP); the server closes it when it closes. */
   mailTransport: MailTransport;
+  /** The metrics the provider client reports into too (its observer); else the server makes its own. */
+  metrics?: ServerMetrics;
+  /** Where log lines go instead of standard output (tests). */
+  logStream?: LogSettings['stream'];
 }
 
 /** The whole server as one Fastify instance, built from its parts; tests drive it with inject(). */
 export async function buildServer(config: ServerConfig, deps: ServerDependencies): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: {
+    // JSON lines without secrets, one per request (observability/logging.ts, docs/operations.md).
+    logger: loggerOptions({
       level: config.logLevel,
-      // Query strings carry reset ids and verification ids: request logs name the path only.
-      serializers: {
-        req: (request) => ({ method: request.method, path: request.url.split('?')[0], ip: request.ip }),
-      },
-    },
+      isProduction: config.isProduction,
+      secretHeaders: [config.webhook.header],
+      stream: deps.logStream,
+    }),
+    // Fastify's own request lines off: installRequestLog writes one per request, with more in it.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
+  const metrics = deps.metrics ?? new ServerMetrics();
+  metrics.log = app.log;
+  metrics.watchDatabase(deps.db);
+  app.decorate('metrics', metrics);
+  installHttpMetrics(app, metrics);
+  installRequestLog(app, (subdomain) => deps.registry.bySubdomain(subdomain) !== undefined);
   installErrorHandler(app);
   installSafeTextGuard(app);
   await securityHeaders(app, config, deps.registry.portalOrigins());
@@ -57,17 +75,20 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
     runtime: config.runtime,
     registry: deps.registry,
     signInRequests: new SignInRequests(deps.db),
+    pageSignInRequests: new PageSignInRequests(deps.provider),
   };
 
   await app.register(healthRoutes, { db: deps.db });
   await app.register(runtimeConfigRoute, { runtime: config.runtime });
   await app.register(portalPageRoutes, pages);
+  await app.register(loginWithoutRequestRoute);
   await app.register(brandRoutes, { registry: deps.registry, fallbackEnvironment: config.runtime.env });
   await app.register(providerEventRoutes, {
     db: deps.db,
     registry: deps.registry,
     provider: deps.provider,
     webhook: config.webhook,
+    metrics,
   });
   await app.register(failedLoginCounterRoute, {
     db: deps.db,

@@ -1,6 +1,6 @@
 import { loggableError } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
-import { applyPendingAccountLocks } from './failed-logins/account-locks';
+import { applyPendingAccountLocks } from './accounts/account-locks';
 import type { MailTransport } from './mail/mail-transport';
 import { MailOutboxWorker } from './outbox/outbox-worker';
 import {
@@ -55,7 +55,7 @@ export function createBackgroundJobs(
         reconcile().catch((error: unknown) =>
           log.warn({ err: loggableError(error) }, 'reconciling registrations failed'),
         );
-        // A lock whose provider call failed when it was asked for (failed-logins/account-locks.ts).
+        // A lock whose provider call failed when it was asked for (accounts/account-locks.ts).
         applyPendingAccountLocks({ db: deps.db, provider: deps.provider, log }).catch((error: unknown) =>
           log.warn({ err: loggableError(error) }, 'applying account locks failed'),
         );

@@ -41,6 +41,19 @@ const envSchema = z.object({
   PORTAL_DIST_DIR: z.string().default(fileURLToPath(new URL('../../portal/dist', import.meta.url))),
   TRUST_PROXY: z.stringbool().default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Prometheus metrics on a port of their own (docs/operations.md, "Metrics"); unset: no metrics port. */
+  METRICS_PORT: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce.number().int().min(1).max(65535).optional(),
+  ),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Provider calls (docs/operations.md, "Provider calls"). */
+  PROVIDER_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  PROVIDER_CALL_RETRIES: z.coerce.number().int().min(0).max(3).default(1),
+  PROVIDER_CALL_RETRY_BACKOFF_MS: z.coerce.number().int().min(0).max(5000).default(200),
+  PROVIDER_BREAKER_THRESHOLD: z.coerce.number().int().min(0).max(1000).default(5),
+  PROVIDER_BREAKER_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  PROVIDER_BREAKER_COOLDOWN_SECONDS: z.coerce.number().min(0.01).max(3600).default(30),
 });
 
 export interface ServerConfig {
@@ -60,6 +73,15 @@ export interface ServerConfig {
   activationLinkTtlHours: number;
   /** The operators' admin API token; undefined turns the admin API off (404). */
   adminApiToken: string | undefined;
+  /** Where /metrics listens, apart from the public port; undefined: nowhere. */
+  metrics: { host: string; port: number } | undefined;
+  /** Timeout, retries and circuit breaker of every provider call (provider-client/provider-http.ts). */
+  providerCalls: {
+    timeoutMs: number;
+    retries: number;
+    retryBackoffMs: number;
+    breaker: { threshold: number; windowMs: number; coolDownMs: number };
+  };
 }
 
 // Embedded-setup defaults, the same the embedded provider uses; production must set its own.
@@ -113,5 +135,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
     activationLinkTtlHours: values.ACTIVATION_LINK_TTL_HOURS,
     adminApiToken: values.ADMIN_API_TOKEN ?? (isProduction ? undefined : DEV_ADMIN_API_TOKEN),
+    metrics:
+      values.METRICS_PORT === undefined
+        ? undefined
+        : { host: values.METRICS_HOST, port: values.METRICS_PORT },
+    providerCalls: {
+      timeoutMs: values.PROVIDER_CALL_TIMEOUT_MS,
+      retries: values.PROVIDER_CALL_RETRIES,
+      retryBackoffMs: values.PROVIDER_CALL_RETRY_BACKOFF_MS,
+      breaker: {
+        threshold: values.PROVIDER_BREAKER_THRESHOLD,
+        windowMs: values.PROVIDER_BREAKER_WINDOW_SECONDS * 1000,
+        coolDownMs: values.PROVIDER_BREAKER_COOLDOWN_SECONDS * 1000,
+      },
+    },
   };
 }

@@ -19,3 +19,10 @@ export function toLoginErrorCode(value: string | null | undefined): LoginErrorCo
     ? (value as LoginErrorCode)
     : 'default';
 }
+
+/**
+ * spec §4, §9: the failed sign-ins in a row that lock an account. The server locks at this count;
+ * the login page says how many attempts are left before it (two after the first failure, one after
+ * the second).
+ */
+export const FAILED_LOGINS_BEFORE_LOCK = 3;

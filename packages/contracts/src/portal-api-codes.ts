@@ -7,8 +7,34 @@ export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-
 
 /** spec §5: a registration code is a version-4 UUID. */
 export function isRegistrationCode(value: string): boolean {
-  return UUID_V4.test(value.trim());
+  return normaliseRegistrationCode(value) !== undefined;
 }
+
+// The code's 32 hex digits in the letter's five groups, each group boundary with or without a
+// hyphen or spaces, not glued to other hex digits (so "Code: …" around it is no part of it).
+const CODE_IN_TEXT =
+  /(?<![0-9a-f])([0-9a-f]{8})[\s-]*([0-9a-f]{4})[\s-]*([0-9a-f]{4})[\s-]*([0-9a-f]{4})[\s-]*([0-9a-f]{12})(?![0-9a-f])/i;
+
+/**
+ * The registration code as printed on the letter (lower case, grouped 8-4-4-4-12), found in what
+ * the tenant typed or pasted: with or without hyphens, in any case, with spaces, and with text
+ * around it. Undefined when there is no version-4 UUID in it.
+ */
+export function normaliseRegistrationCode(input: string): string | undefined {
+  const groups = CODE_IN_TEXT.exec(input);
+  if (!groups) return undefined;
+  const code = groups.slice(1, 6).join('-').toLowerCase();
+  return UUID_V4.test(code) ? code : undefined;
+}
+
+/**
+ * ours: the identity provider could not be reached (no answer, a timeout, a 5xx, or the server's
+ * circuit breaker is open after repeated such failures), so nothing was done. Answered with HTTP 503
+ * by register-user, activate-user-account, password-reset-initiate and password-reset-set-new, for
+ * a message like "The sign-in service cannot be reached right now. Please try again in a few
+ * minutes." Not in the lists below yet: a code there needs a translation in the portal first.
+ */
+export const PROVIDER_UNREACHABLE = 'provider_unreachable';
 
 // spec §8: the error codes the server answers, each with a translation in the portal.
 export const REGISTRATION_ERROR_CODES = [
@@ -30,6 +56,8 @@ export const REGISTRATION_ERROR_CODES = [
   // e-mail follows), an invitation whose e-mail or code does not match, and the rate limit
   'registration_pending',
   'invitation_mismatch',
+  // ours: the property manager withdrew the invitation
+  'invitation_withdrawn',
   'too_many_requests',
 ] as const;
 export type RegistrationErrorCode = (typeof REGISTRATION_ERROR_CODES)[number];

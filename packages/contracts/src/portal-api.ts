@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_MAX_LENGTH } from './email';
 import { emailSchema } from './email-schema';
-import { UUID_V4 } from './portal-api-codes';
+import { normaliseRegistrationCode, UUID_V4 } from './portal-api-codes';
 
 // spec §7: the payloads of the portal's calls to its server, POST /api/cidaas-webhook/{name}, JSON
 // only. Answers use the envelope ({success, status, data} or {success:false, status, error:{code,
@@ -16,7 +16,15 @@ const uuidV4 = z.string().trim().regex(UUID_V4, 'must be a version-4 UUID');
 export const registerUserBodySchema = z.object({
   email: emailSchema.transform((value) => value.toLowerCase()),
   password,
-  registrationcode: uuidV4.transform((value) => value.toLowerCase()),
+  // As the tenant typed or pasted it from the letter: the server reads it the way the page does.
+  registrationcode: z
+    .string()
+    .max(200)
+    .transform((value, context) => {
+      const code = normaliseRegistrationCode(value);
+      if (code === undefined) context.addIssue({ code: 'custom', message: 'must be a version-4 UUID' });
+      return code ?? z.NEVER;
+    }),
   /** The tenant's OIDC client id; the server maps it to the tenant through the registry. */
   clientid: z.string().min(1).max(200),
   invite_id: uuidV4.optional(),

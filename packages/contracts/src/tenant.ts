@@ -25,9 +25,24 @@ export interface BrandDesign {
   primaryContrastText: '#000000' | '#ffffff';
   /** The brand's shade that reads as text on white, for links. */
   linkColor: string;
+  /** Field and checkbox borders: a brand-tinted grey at 3:1 on white (WCAG 1.4.11). */
+  borderColor: string;
+  /** Focus rings and ticked boxes: the brand's shade at 3:1 or more on white (WCAG 1.4.11). */
+  focusRingColor: string;
   themePreset: ThemePreset;
   logoUrl: string;
   stylesheetUrl: string | null;
+}
+
+/**
+ * Whom a tenant asks: the property manager's contact, shown on every page, where the messages say
+ * "contact your property manager". Office hours are written per language.
+ */
+export interface TenantContact {
+  name: string;
+  phone?: string;
+  email?: string;
+  officeHours?: Record<'de' | 'fr' | 'it' | 'en', string>;
 }
 
 /** The behaviours the spec leaves to "certain subdomains". */
@@ -58,6 +73,8 @@ export interface PortalTenant {
   loginRedirectUri: string;
   design: BrandDesign;
   flags: TenantFlags;
+  /** The property manager's contact; absent when the registry names none. */
+  contact?: TenantContact;
 }
 
 /** spec §1: the environment from the tenant, else from the host prefix (dev, test, prod), else dev. */

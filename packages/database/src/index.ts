@@ -2,4 +2,5 @@ export type { Generated, Insertable, Kysely, Migration, Selectable, Updateable }
 export { sql } from 'kysely';
 export * from './describe-error';
 export * from './open-database';
+export * from './retry-delay';
 export * from './test-errors';

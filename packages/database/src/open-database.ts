@@ -25,12 +25,16 @@ export interface Database<DB> {
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+/** Each opened Kysely instance's pool, for poolStatsOf. */
+const pools = new WeakMap<object, pg.Pool>();
 
 /** Opens the app's database, creates its schema and runs its migrations before anything else. */
 export async function openDatabase<DB>(options: OpenDatabaseOptions): Promise<Database<DB>> {
   const { location, schema, migrations } = options;
   if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid schema name "${schema}"`);
-  const db = new Kysely<DB>({ dialect: await createDialect(location, schema) });
+  const pool = createPool(location, schema);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
   try {
     await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
     const migrator = new Migrator({
@@ -52,15 +56,27 @@ export async function openDatabase<DB>(options: OpenDatabaseOptions): Promise<Da
   return { db, schema, close: () => db.destroy() };
 }
 
-async function createDialect(location: DatabaseLocation, schema: string): Promise<PostgresDialect> {
-  const pool = new pg.Pool({
+function createPool(location: DatabaseLocation, schema: string): pg.Pool {
+  return new pg.Pool({
     connectionString: location.url,
     options: `-c search_path=${schema}`,
     max: 10,
     connectionTimeoutMillis: 10_000,
     statement_timeout: 15_000,
   });
-  return new PostgresDialect({ pool });
+}
+
+/** The connection pool of a database, for metrics: connections open, idle, and queries waiting for one. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/** The pool under a Kysely instance opened here; undefined for any other. */
+export function poolStatsOf(db: object): PoolStats | undefined {
+  const pool = pools.get(db);
+  return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }
 
 /**

@@ -147,6 +147,13 @@ export interface FuzzPlanOptions {
    * replaces one of its fields, so the others get past the route's parser.
    */
   sampleFor?: (route: FuzzRoute) => Record<string, unknown> | undefined;
+  /**
+   * The body fields a route reads, for a route whose body may hold anything in the fields it ignores
+   * (the server's webhook intake: cidaas sends fields it does not use). Unsafe text in one of these must
+   * still be refused; in any other body field it may be accepted — never with a 5xx. Undefined (every
+   * other route): unsafe text anywhere in the body must be refused.
+   */
+  readFieldsFor?: (route: FuzzRoute) => readonly string[] | undefined;
   /** Field names tried on every route. */
   genericFields?: string[];
   /** How many values of each kind to sample per field. */
@@ -211,9 +218,14 @@ export function planRoute(route: FuzzRoute, options: FuzzPlanOptions = {}): Fuzz
     return serial;
   };
   const sampleRequest = options.sampleFor?.(route) ?? {};
+  const readFields = options.readFieldsFor?.(route);
+  /** Whether unsafe text in this body field must be refused (null: a field nested under another). */
+  const isRead = (field: string | null) =>
+    readFields === undefined || (field !== null && readFields.includes(field));
   const fields = [
     ...new Set([
       ...Object.keys(sampleRequest),
+      ...(readFields ?? []),
       ...(options.fieldsFor?.(route) ?? []),
       ...(options.genericFields ?? GENERIC_FIELDS),
     ]),
@@ -307,7 +319,7 @@ export function planRoute(route: FuzzRoute, options: FuzzPlanOptions = {}): Fuzz
           headers: json,
           payload: JSON.stringify({ ...others, [field]: value }),
           label: `json ${field}=${abbreviate(value)}`,
-          mustRefuse: true,
+          mustRefuse: isRead(field),
         });
       }
       add({
@@ -315,7 +327,7 @@ export function planRoute(route: FuzzRoute, options: FuzzPlanOptions = {}): Fuzz
         headers: form,
         payload: `${formOf(asText(others))}&${encodeQueryValue(field, 'a\u0000b@x.ch')}`,
         label: `form ${field}="a\\u0000b@x.ch"`,
-        mustRefuse: true,
+        mustRefuse: isRead(field),
       });
       add({
         url: base,
@@ -341,7 +353,7 @@ export function planRoute(route: FuzzRoute, options: FuzzPlanOptions = {}): Fuzz
         headers: json,
         payload: JSON.stringify({ ...others, nested: { deeper: [{ [field]: '\u0000' }] } }),
         label: `json nested ${field}=NUL`,
-        mustRefuse: true,
+        mustRefuse: isRead(null),
       });
     }
 

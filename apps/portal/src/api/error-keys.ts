@@ -4,6 +4,7 @@
 import {
   PASSWORD_RESET_INIT_ERROR_CODES,
   PASSWORD_RESET_SET_ERROR_CODES,
+  PROVIDER_UNREACHABLE,
   REGISTRATION_ERROR_CODES,
   VERIFICATION_ERROR_CODES,
 } from '@concierge/contracts';
@@ -12,11 +13,20 @@ function isOneOf<T extends string>(list: readonly T[], value: string | null | un
   return (list as readonly (string | null | undefined)[]).includes(value);
 }
 
+/**
+ * ours: the server could not reach the identity provider (503 provider_unreachable): the same
+ * message on every page, in the page's language, instead of a generic failure.
+ */
+export const PROVIDER_UNREACHABLE_KEY = 'common.providerUnreachable';
+type ProviderUnreachableKey = typeof PROVIDER_UNREACHABLE_KEY;
+
 /** The client-side validation messages also live under register.error (spec §5). */
 export const REGISTER_VALIDATION_CODES = [
+  'emailAddressRequired',
   'emailAddressInvalid',
   'newPasswordRequired',
   'newPasswordInvalid',
+  'newPasswordConfirmationRequired',
   'newPasswordConfirmationNoMatch',
   'registrationCodeRequired',
   'registrationCodeInvalidFormat',
@@ -25,7 +35,7 @@ export const REGISTER_VALIDATION_CODES = [
 
 const REGISTER_MESSAGE_CODES = [...REGISTRATION_ERROR_CODES, ...REGISTER_VALIDATION_CODES] as const;
 type RegisterMessageCode = (typeof REGISTER_MESSAGE_CODES)[number];
-export type RegisterErrorKey = `register.error.${RegisterMessageCode | 'default'}`;
+export type RegisterErrorKey = `register.error.${RegisterMessageCode | 'default'}` | ProviderUnreachableKey;
 
 /**
  * Registration: `register.error.{code}` when the code has a message, else errorCreatingNewUser for
@@ -35,22 +45,27 @@ export function registerErrorKey(
   code: string | null | undefined,
   fallback: 'errorCreatingNewUser' | 'default' = 'errorCreatingNewUser',
 ): RegisterErrorKey {
+  if (code === PROVIDER_UNREACHABLE) return PROVIDER_UNREACHABLE_KEY;
   return `register.error.${isOneOf(REGISTER_MESSAGE_CODES, code) ? code : fallback}`;
 }
 
 export type VerificationErrorKey =
-  `verification.error.${(typeof VERIFICATION_ERROR_CODES)[number] | 'default'}`;
+  | `verification.error.${(typeof VERIFICATION_ERROR_CODES)[number] | 'default'}`
+  | ProviderUnreachableKey;
 
 /** Activation: `verification.error.{code}` if it exists, else default (spec §8). */
 export function verificationErrorKey(code: string | null | undefined): VerificationErrorKey {
+  if (code === PROVIDER_UNREACHABLE) return PROVIDER_UNREACHABLE_KEY;
   return `verification.error.${isOneOf(VERIFICATION_ERROR_CODES, code) ? code : 'default'}`;
 }
 
 export type PasswordResetInitErrorKey =
-  `password_reset.init.error.${(typeof PASSWORD_RESET_INIT_ERROR_CODES)[number] | 'default'}`;
+  | `password_reset.init.error.${(typeof PASSWORD_RESET_INIT_ERROR_CODES)[number] | 'default'}`
+  | ProviderUnreachableKey;
 
 /** Reset initiate: `password_reset.init.error.{code}`, else default (spec §8). */
 export function passwordResetInitErrorKey(code: string | null | undefined): PasswordResetInitErrorKey {
+  if (code === PROVIDER_UNREACHABLE) return PROVIDER_UNREACHABLE_KEY;
   return `password_reset.init.error.${isOneOf(PASSWORD_RESET_INIT_ERROR_CODES, code) ? code : 'default'}`;
 }
 
@@ -63,9 +78,11 @@ const PASSWORD_SET_SERVER_CODES = PASSWORD_RESET_SET_ERROR_CODES.filter(
   (code): code is Exclude<typeof code, 'missing_url_query_param'> => code !== 'missing_url_query_param',
 );
 export type PasswordSetErrorKey =
-  `password_reset.reset.error.${(typeof PASSWORD_SET_SERVER_CODES)[number] | 'default'}`;
+  | `password_reset.reset.error.${(typeof PASSWORD_SET_SERVER_CODES)[number] | 'default'}`
+  | ProviderUnreachableKey;
 
 /** Set new password: `password_reset.reset.error.{code}`, else default (spec §8). */
 export function passwordSetErrorKey(code: string | null | undefined): PasswordSetErrorKey {
+  if (code === PROVIDER_UNREACHABLE) return PROVIDER_UNREACHABLE_KEY;
   return `password_reset.reset.error.${isOneOf(PASSWORD_SET_SERVER_CODES, code) ? code : 'default'}`;
 }

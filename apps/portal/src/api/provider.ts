@@ -1,4 +1,7 @@
 // Thin calls to the identity provider (cidaas or the embedded one). No React in here.
+import { type ClientInfo, readClientInfo, readTenantInfo, type TenantInfo } from '@concierge/contracts';
+
+export type { ClientInfo, TenantInfo };
 
 export type UserExistence =
   | { kind: 'known' }
@@ -51,16 +54,6 @@ function onProviderOrigin(baseUrl: string, url: string): UserExistence {
   }
 }
 
-/**
- * spec §3: client info — what the login page needs of it. cidaas's answer has no registration flags
- * (cidaas-facts.md, "Public info"): undefined then, and the tenant registry's flags apply.
- */
-export interface ClientInfo {
-  registration_enabled?: boolean;
-  invite_enabled?: boolean;
-  client_name?: string;
-}
-
 async function providerJson(url: string, init?: RequestInit): Promise<Record<string, unknown> | null> {
   try {
     const response = await fetch(url, {
@@ -79,14 +72,7 @@ async function providerJson(url: string, init?: RequestInit): Promise<Record<str
 /** spec §7: GET /public-srv/public/{requestId}; null when the request id is unknown or expired. */
 export async function fetchClientInfo(baseUrl: string, requestId: string): Promise<ClientInfo | null> {
   const body = await providerJson(`${baseUrl}/public-srv/public/${encodeURIComponent(requestId)}`);
-  const data = body?.success === true ? (body.data as Record<string, unknown> | undefined) : undefined;
-  if (!data) return null;
-  const flag = (value: unknown) => (typeof value === 'boolean' ? value : undefined);
-  return {
-    registration_enabled: flag(data.registration_enabled),
-    invite_enabled: flag(data.invite_enabled),
-    client_name: typeof data.client_name === 'string' ? data.client_name : undefined,
-  };
+  return body?.success === true ? readClientInfo(body.data) : null;
 }
 
 export interface FreshRequestParams {
@@ -110,19 +96,7 @@ export async function generateRequestId(baseUrl: string, params: FreshRequestPar
 }
 
 /** spec §3 and §7: tenant info, read once per tab and cached; the provider's own description of itself. */
-export interface TenantInfo {
-  tenant_name?: string;
-  tenant_key?: string;
-  allowLoginWith?: string[];
-}
-
 export async function fetchTenantInfo(baseUrl: string): Promise<TenantInfo | null> {
   const body = await providerJson(`${baseUrl}/public-srv/tenantinfo/basic`);
-  const data = body?.success === true ? (body.data as Record<string, unknown> | undefined) : undefined;
-  if (!data) return null;
-  return {
-    tenant_name: typeof data.tenant_name === 'string' ? data.tenant_name : undefined,
-    tenant_key: typeof data.tenant_key === 'string' ? data.tenant_key : undefined,
-    allowLoginWith: Array.isArray(data.allowLoginWith) ? data.allowLoginWith.map(String) : undefined,
-  };
+  return body?.success === true ? readTenantInfo(body.data) : null;
 }

@@ -2,9 +2,10 @@ import { Loader } from '@mantine/core';
 import { type ReactNode, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { pageRedirect } from './page-redirects';
-import { RequestProvider, RequestSync } from './RequestContext';
 import { useRouteMessages } from './route-messages';
 import { notFoundRoute, type PageRoute, pageRoutes } from './routes';
+import { RequestProvider } from './sign-in-request/RequestContext';
+import { RequestSync } from './sign-in-request/RequestSync';
 
 function RedirectToLogin() {
   const { search } = useLocation();

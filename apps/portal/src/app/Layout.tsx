@@ -1,7 +1,12 @@
 import { Title } from '@mantine/core';
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LanguageSwitcher } from '../components/LanguageSwitcher';
+import { ManagerContact } from '../components/ManagerContact';
 import { useTenant } from '../config/tenant';
+import { useDocumentTitle } from './document-title';
+import { useFocusHeadingAfterNavigation } from './navigation-focus';
+import { retypeNotedInput } from './typed-before-hydration';
 
 interface LayoutProps {
   /** spec §2 and §9: the page title stands in the header (and in the browser tab). */
@@ -12,12 +17,17 @@ interface LayoutProps {
 export function Layout({ title, children }: LayoutProps) {
   const { t } = useTranslation();
   const tenant = useTenant();
-  useEffect(() => {
-    document.title = title;
-  }, [title]);
+  const main = useRef<HTMLElement>(null);
+  useDocumentTitle(title, t('common.errorTitle', { title }), main);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useFocusHeadingAfterNavigation(heading);
+  // Once the page's own part has hydrated (it may come after the root's, inside its Suspense
+  // boundary): what was typed before goes into the forms' state.
+  useEffect(retypeNotedInput, []);
   return (
     <div className="layout">
       <div className="layout-card">
+        <LanguageSwitcher />
         <header className="layout-header">
           <img
             className="layout-logo"
@@ -26,11 +36,12 @@ export function Layout({ title, children }: LayoutProps) {
             width={250}
             height={250}
           />
-          <Title order={1} size="h2">
+          <Title ref={heading} tabIndex={-1} order={1} size="h2">
             {title}
           </Title>
         </header>
-        <main>{children}</main>
+        <main ref={main}>{children}</main>
+        <ManagerContact />
       </div>
     </div>
   );

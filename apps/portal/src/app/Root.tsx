@@ -1,25 +1,25 @@
 import { MantineProvider } from '@mantine/core';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { brandCssVariables, brandTheme } from '../brand/theme';
 import { RuntimeConfigProvider } from '../config/runtime-config';
 import { TenantProvider } from '../config/tenant';
 import { createI18n } from '../i18n/init';
 import type { PageState } from '../page-state';
-import { retypeNotedInput } from './typed-before-hydration';
+import { RequestSeedProvider } from './sign-in-request/RequestContext';
 
 /** Everything a page needs around it; the same on the server and in the browser. */
 export function Root({ state, children }: { state: PageState; children: ReactNode }) {
   const [i18n] = useState(() => createI18n(state.language, state.messages));
   const [theme] = useState(() => brandTheme(state.tenant.design));
   const [cssVariables] = useState(() => brandCssVariables(state.tenant.design));
-  // Runs once hydration has committed: what was typed before it goes into the forms' state.
-  useEffect(retypeNotedInput, []);
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariables} forceColorScheme="light">
       <I18nextProvider i18n={i18n}>
         <RuntimeConfigProvider config={state.config}>
-          <TenantProvider tenant={state.tenant}>{children}</TenantProvider>
+          <TenantProvider tenant={state.tenant}>
+            <RequestSeedProvider seed={state}>{children}</RequestSeedProvider>
+          </TenantProvider>
         </RuntimeConfigProvider>
       </I18nextProvider>
     </MantineProvider>

@@ -1,80 +1,92 @@
+import type { PortalPageRoute } from '@concierge/contracts';
 import type { ParseKeys } from 'i18next';
+import type { ComponentType } from 'react';
 import type { Messages } from '../i18n/resources';
 import { type LazyPage, lazyPage } from './lazy-page';
 
 /** A top-level part of the dictionary; a page gets only the parts it uses (and `common`). */
 export type MessageNamespace = Exclude<keyof Messages, 'common'>;
 
-export interface PageRoute {
-  path: string;
+export interface PageRoute extends PortalPageRoute {
   page: LazyPage;
-  /** The page module as the client build's manifest names it, for the server's modulepreload links. */
-  source: string;
   /** The page title's translation key: the server puts it into <title> before anything runs. */
   titleKey: ParseKeys;
   /** The dictionary parts the page needs; the server inlines only these, the browser loads the rest on demand. */
   messages: MessageNamespace[];
 }
 
+// Every page folder's index.tsx, each its own chunk. The keys are relative to the portal's root, as
+// the client build's manifest names the chunks ('/src/pages/Login/index.tsx' is its
+// 'src/pages/Login/index.tsx'); the server checks at start that every route's source is there.
+const pageModules = import.meta.glob<{ default: ComponentType }>('/src/pages/*/index.tsx');
+
+/** The page of a folder of pages/, loaded lazily, and its manifest key. */
+function pageIn(folder: string): Pick<PageRoute, 'page' | 'source'> {
+  const key = `/src/pages/${folder}/index.tsx`;
+  const load = pageModules[key];
+  if (!load) throw new Error(`There is no page ${key}`);
+  return { page: lazyPage(load), source: key.slice(1) };
+}
+
 // spec §2: the routes; each page arrives with the issue that builds it.
 export const pageRoutes: PageRoute[] = [
   {
     path: '/login',
-    page: lazyPage(() => import('../pages/Login')),
-    source: 'src/pages/Login/index.tsx',
+    ...pageIn('Login'),
     titleKey: 'login.title',
     messages: ['login'],
+    needsSignInRequest: true,
   },
   {
     path: '/register',
-    page: lazyPage(() => import('../pages/Register')),
-    source: 'src/pages/Register/index.tsx',
+    ...pageIn('Register'),
     titleKey: 'register.title',
     messages: ['register', 'terms'],
+    needsSignInRequest: true,
   },
   {
     path: '/verification-complete',
-    page: lazyPage(() => import('../pages/VerificationComplete')),
-    source: 'src/pages/VerificationComplete/index.tsx',
+    ...pageIn('VerificationComplete'),
     titleKey: 'verification.title',
     messages: ['verification'],
+    needsSignInRequest: false,
   },
   {
     path: '/password-reset-init',
-    page: lazyPage(() => import('../pages/PasswordResetInit')),
-    source: 'src/pages/PasswordResetInit/index.tsx',
+    ...pageIn('PasswordResetInit'),
     titleKey: 'password_reset.init.title',
     messages: ['password_reset', 'register'],
+    needsSignInRequest: true,
   },
   {
     path: '/password-set',
-    page: lazyPage(() => import('../pages/PasswordSet')),
-    source: 'src/pages/PasswordSet/index.tsx',
+    ...pageIn('PasswordSet'),
     titleKey: 'password_reset.reset.title',
     messages: ['password_reset', 'register'],
+    needsSignInRequest: false,
   },
   {
     path: '/password-set-success',
-    page: lazyPage(() => import('../pages/PasswordSetSuccess')),
-    source: 'src/pages/PasswordSetSuccess/index.tsx',
+    ...pageIn('PasswordSetSuccess'),
     titleKey: 'password_reset.success.title',
     messages: ['password_reset'],
+    needsSignInRequest: false,
   },
   {
     path: '/resend-account-activation-email',
-    page: lazyPage(() => import('../pages/ResendActivation')),
-    source: 'src/pages/ResendActivation/index.tsx',
+    ...pageIn('ResendActivation'),
     titleKey: 'resend_account_activation_email.title',
     messages: ['resend_account_activation_email', 'register'],
+    needsSignInRequest: true,
   },
 ];
 
 export const notFoundRoute: PageRoute = {
   path: '*',
-  page: lazyPage(() => import('../pages/NotFound')),
-  source: 'src/pages/NotFound/index.tsx',
+  ...pageIn('NotFound'),
   titleKey: 'notFound.title',
   messages: ['notFound'],
+  needsSignInRequest: false,
 };
 
 export function matchPageRoute(pathname: string): PageRoute {

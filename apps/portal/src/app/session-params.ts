@@ -1,6 +1,7 @@
 // The request id outlives a page: the tenant moves between /login, /register and the reset pages,
-// and some links arrive without it. sessionStorage keeps it for the tab only.
-const REQUEST_ID_KEY = 'concierge.requestId';
+// and some links arrive without it. sessionStorage keeps it for the tab only, one per tenant: each
+// tenant's pages use a request of that tenant's client.
+const REQUEST_ID_PREFIX = 'concierge.requestId.';
 const CLIENT_INFO_PREFIX = 'concierge.clientInfo.';
 
 function storage(): Storage | null {
@@ -11,12 +12,12 @@ function storage(): Storage | null {
   }
 }
 
-export function rememberRequestId(requestId: string): void {
-  storage()?.setItem(REQUEST_ID_KEY, requestId);
+export function rememberRequestId(subdomain: string, requestId: string): void {
+  storage()?.setItem(REQUEST_ID_PREFIX + subdomain, requestId);
 }
 
-export function rememberedRequestId(): string {
-  return storage()?.getItem(REQUEST_ID_KEY) ?? '';
+export function rememberedRequestId(subdomain: string): string {
+  return storage()?.getItem(REQUEST_ID_PREFIX + subdomain) ?? '';
 }
 
 export function cachedJson<T>(key: string): T | null {

@@ -25,3 +25,5 @@ import '@mantine/core/styles/Overlay.css';
 import '@mantine/core/styles/ModalBase.css';
 import '@mantine/core/styles/Modal.css';
 import './layout.css';
+// After Mantine's and the layout's rules: what WCAG 2.2 AA needs on top (issue 12).
+import './accessibility.css';

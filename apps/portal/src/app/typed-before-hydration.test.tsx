@@ -36,4 +36,33 @@ describe('typing before hydration', () => {
     expect(screen.getByRole('status')).toHaveTextContent('anna@example.ch|true');
     expect(email.value).toBe('anna@example.ch');
   });
+
+  it('also takes in what was typed while hydration was running', () => {
+    render(<Form />);
+    const email = screen.getByLabelText('email') as HTMLInputElement;
+    noteTypedInput(document.body);
+    // typed after the entry looked, before hydration committed
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(email, 'anna@');
+    email.dispatchEvent(new Event('input', { bubbles: true }));
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(email, 'anna@example.ch');
+    email.dispatchEvent(new Event('input', { bubbles: true }));
+    // hydration puts the controlled value back
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(email, '');
+    retypeNotedInput();
+    expect(email.value).toBe('anna@example.ch');
+    expect(screen.getByRole('status')).toHaveTextContent('anna@example.ch|false');
+  });
+
+  it('leaves a field alone that React already shows something else in', () => {
+    render(<Form />);
+    const email = screen.getByLabelText('email') as HTMLInputElement;
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(email, 'old@example.ch');
+    noteTypedInput(document.body);
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(
+      email,
+      'newer@example.ch',
+    );
+    retypeNotedInput();
+    expect(email.value).toBe('newer@example.ch');
+  });
 });

@@ -1,43 +1,68 @@
 // The server-rendered forms work before the JavaScript has arrived, so on a slow phone a tenant may
-// type before React takes over. Hydration sets controlled inputs back to their state, which would
-// wipe what was typed. So the entry notes what was typed before hydrating, and once hydration has
-// committed it is typed again, the way a person would, so that the forms' state takes it in.
+// type before React takes over — also while it is taking over: hydration runs in steps. Hydration
+// sets controlled inputs back to their state, which would wipe what was typed. So the entry notes
+// what was typed before hydrating and keeps listening while it runs; once hydration has committed,
+// whatever React put back to the server's value is typed again, the way a person would, so that
+// the forms' state takes it in.
 
-interface TypedInput {
-  element: HTMLInputElement | HTMLTextAreaElement;
-  value?: string;
-  checked?: boolean;
+type Field = HTMLInputElement | HTMLTextAreaElement;
+
+interface Typed {
+  /** The value (or checked state) the server rendered. */
+  server: string | boolean;
+  /** The last one the tenant gave it. */
+  typed: string | boolean;
 }
 
-let typed: TypedInput[] = [];
+const typed = new Map<Field, Typed>();
+let listening: { container: HTMLElement; listener: (event: Event) => void } | undefined;
+
+const isToggleField = (element: Field) =>
+  element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio');
+const isTypedInto = (element: Element): element is Field =>
+  (element instanceof HTMLInputElement && !['hidden', 'submit', 'button'].includes(element.type)) ||
+  element instanceof HTMLTextAreaElement;
+const currentValueOf = (element: Field) =>
+  isToggleField(element) ? (element as HTMLInputElement).checked : element.value;
+const serverValueOf = (element: Field) =>
+  isToggleField(element) ? (element as HTMLInputElement).defaultChecked : element.defaultValue;
+
+function note(element: Field): void {
+  const entry = typed.get(element);
+  const server = entry?.server ?? serverValueOf(element);
+  typed.set(element, { server, typed: currentValueOf(element) });
+}
 
 export function noteTypedInput(container: HTMLElement): void {
-  typed = [];
-  for (const element of container.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
-    'input, textarea',
-  )) {
-    if (element instanceof HTMLInputElement && ['hidden', 'submit', 'button'].includes(element.type))
-      continue;
-    if (element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio')) {
-      if (element.checked !== element.defaultChecked) typed.push({ element, checked: element.checked });
-    } else if (element.value !== element.defaultValue) {
-      typed.push({ element, value: element.value });
-    }
+  typed.clear();
+  for (const element of container.querySelectorAll('input, textarea')) {
+    if (isTypedInto(element) && currentValueOf(element) !== serverValueOf(element)) note(element);
   }
+  const listener = (event: Event) => {
+    if (event.target instanceof Element && isTypedInto(event.target)) note(event.target);
+  };
+  container.addEventListener('input', listener, true);
+  container.addEventListener('change', listener, true);
+  listening = { container, listener };
 }
 
 export function retypeNotedInput(): void {
-  for (const { element, value, checked } of typed) {
-    if (!element.isConnected) continue;
-    if (checked !== undefined) {
-      if (element instanceof HTMLInputElement && element.checked !== checked) element.click();
+  if (listening) {
+    listening.container.removeEventListener('input', listening.listener, true);
+    listening.container.removeEventListener('change', listening.listener, true);
+    listening = undefined;
+  }
+  for (const [element, { server, typed: value }] of typed) {
+    // Only what hydration put back: a field that shows anything else is already React's.
+    if (!element.isConnected || value === server || currentValueOf(element) !== server) continue;
+    if (typeof value === 'boolean') {
+      element.click();
       continue;
     }
-    if (value === undefined || element.value === value) continue;
     const prototype =
       element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
     Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(element, value);
     element.dispatchEvent(new Event('input', { bubbles: true }));
   }
-  typed = [];
+  typed.clear();
 }

@@ -1,4 +1,4 @@
-import type { BrandDesign, ThemePreset } from '@concierge/contracts';
+import { BLACK_TEXT_LUMINANCE_THRESHOLD, type BrandDesign, type ThemePreset } from '@concierge/contracts';
 import {
   Button,
   Checkbox,
@@ -16,10 +16,10 @@ import {
 const baseTheme = createTheme({
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   breakpoints: { xs: '36em', sm: '48em', md: '62em', lg: '75em', xl: '88em' },
-  // Black or white text on brand colours by WCAG relative luminance: 0.179 is where both reach the
-  // same contrast, so the better of the two always clears 4.5:1 (the server checks the same).
+  // Black or white text on brand colours by WCAG relative luminance, the rule the server's brand
+  // colours and the e-mails use too (@concierge/contracts, contrast.ts).
   autoContrast: true,
-  luminanceThreshold: 0.179,
+  luminanceThreshold: BLACK_TEXT_LUMINANCE_THRESHOLD,
   components: {
     Button: Button.extend({ defaultProps: { size: 'lg' } }),
     TextInput: TextInput.extend({ defaultProps: { size: 'md' } }),
@@ -64,12 +64,31 @@ function buildBrandTheme(design: BrandDesign): MantineThemeOverride {
   });
 }
 
-/** Links take the brand's shade that stays readable on white. */
+/**
+ * The error red on white: Mantine's red.6 (#fa5252) reads at 3.28:1; red.9 reaches 5.46:1 (WCAG
+ * 1.4.3), for error texts, the required-field asterisk and invalid borders.
+ */
+export const ERROR_COLOR = '#c92a2a';
+
+/**
+ * Links take the brand's shade that stays readable on white; field borders and the focus ring the
+ * colours the server derived at 3:1 on white (WCAG 1.4.11), used by app/accessibility.css.
+ */
 export function brandCssVariables(design: BrandDesign): CSSVariablesResolver {
   return () => ({
-    variables: { '--brand-link-color': design.linkColor },
+    variables: {
+      '--brand-link-color': design.linkColor,
+      '--brand-border-color': design.borderColor,
+      '--brand-focus-ring-color': design.focusRingColor,
+    },
     // Mantine's dimmed grey (hints, descriptions) reads at 3.3:1; #495057 reaches 8:1 on white.
-    light: { '--mantine-color-anchor': design.linkColor, '--mantine-color-dimmed': '#495057' },
+    light: {
+      '--mantine-color-anchor': design.linkColor,
+      '--mantine-color-dimmed': '#495057',
+      '--mantine-color-error': ERROR_COLOR,
+      // Placeholders (the registration code's pattern) are text too: gray.5 read at 2.07:1, this at 4.69:1.
+      '--mantine-color-placeholder': '#6c757d',
+    },
     dark: {},
   });
 }

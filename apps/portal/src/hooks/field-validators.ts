@@ -3,6 +3,7 @@ import { isEmailAddress, isRegistrationCode, isStrongPassword } from '@concierge
 import type { ValidationKey } from './use-form-fields';
 
 export function validateEmail(value: string): ValidationKey | undefined {
+  if (!value.trim()) return 'register.error.emailAddressRequired';
   return isEmailAddress(value.trim()) ? undefined : 'register.error.emailAddressInvalid';
 }
 
@@ -15,6 +16,7 @@ export function validatePasswordConfirmation(
   password: string,
   confirmation: string,
 ): ValidationKey | undefined {
+  if (!confirmation) return 'register.error.newPasswordConfirmationRequired';
   return password === confirmation ? undefined : 'register.error.newPasswordConfirmationNoMatch';
 }
 

@@ -1,16 +1,20 @@
-import type { LoginErrorCode } from '@concierge/contracts';
+import { FAILED_LOGINS_BEFORE_LOCK, type LoginErrorCode } from '@concierge/contracts';
 import { useEffect, useState } from 'react';
 import { fetchFailedLoginCounter } from '../api/failed-login-counter';
 import { counterBeforeAttempt } from '../app/session-params';
 import { useRuntimeConfig } from '../config/runtime-config';
 import { useTenant } from '../config/tenant';
 
-/** spec §4 and §8: after 1 failure two attempts remain, after 2 one, at 3 or more the account is locked. */
+/**
+ * spec §4 and §8: the attempts left before the lock (the spec's texts say "two" and "one"), then
+ * locked. The threshold is the one the server locks at.
+ */
 export function messageForCounter(counter: number | null): LoginErrorCode {
   if (counter === null || counter < 1) return 'invalid_username_password';
-  if (counter === 1) return 'invalid_data_two_attempt';
-  if (counter === 2) return 'invalid_data_one_attempt';
-  return 'user_not_verified';
+  const left = FAILED_LOGINS_BEFORE_LOCK - counter;
+  if (left === 2) return 'invalid_data_two_attempt';
+  if (left === 1) return 'invalid_data_one_attempt';
+  return left <= 0 ? 'user_not_verified' : 'invalid_username_password';
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type ChangeEvent, useRef, useState } from 'react';
+import { type ChangeEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { REGISTER_VALIDATION_CODES } from '../api/error-keys';
 
@@ -29,6 +29,43 @@ export function useFormFields<V extends FieldValues>(
   const [errors, setErrors] = useState<FieldErrors<V>>({});
   const elements = useRef(new Map<keyof V, HTMLElement>());
   const fields = Object.keys(validators) as (keyof V)[];
+  const isPressing = useRef(false);
+  useEffect(() => {
+    const press = () => {
+      isPressing.current = true;
+    };
+    const release = () => {
+      isPressing.current = false;
+    };
+    document.addEventListener('pointerdown', press, true);
+    document.addEventListener('pointerup', release, true);
+    document.addEventListener('pointercancel', release, true);
+    return () => {
+      document.removeEventListener('pointerdown', press, true);
+      document.removeEventListener('pointerup', release, true);
+      document.removeEventListener('pointercancel', release, true);
+    };
+  }, []);
+
+  /**
+   * A field is left because the tenant presses on the next control (the terms checkbox, say): an
+   * error shown at once would push that control away from under the finger, and the tap would land
+   * on nothing. So the message waits until the press is over (a touch's mouse events and click
+   * come in one go after it: the next task is after them).
+   */
+  function afterPress(action: () => void) {
+    if (!isPressing.current) {
+      setTimeout(action, 0);
+      return;
+    }
+    const done = () => {
+      document.removeEventListener('pointerup', done, true);
+      document.removeEventListener('pointercancel', done, true);
+      setTimeout(action, 0);
+    };
+    document.addEventListener('pointerup', done, true);
+    document.addEventListener('pointercancel', done, true);
+  }
 
   function check(field: keyof V, against: V): ValidationKey | undefined {
     return validators[field]?.(against);
@@ -48,7 +85,7 @@ export function useFormFields<V extends FieldValues>(
   }
 
   function onBlur(field: keyof V) {
-    setErrors((previous) => ({ ...previous, [field]: check(field, latest.current) }));
+    afterPress(() => setErrors((previous) => ({ ...previous, [field]: check(field, latest.current) })));
   }
 
   /** Checks every field, shows every message and focuses the first invalid field. */

@@ -1,111 +1,88 @@
-import type { Language } from '@concierge/contracts';
-import termsDe from '../components/TermsOfUse/locales/de.json';
-import termsEn from '../components/TermsOfUse/locales/en.json';
-import termsFr from '../components/TermsOfUse/locales/fr.json';
-import termsIt from '../components/TermsOfUse/locales/it.json';
-import passwordResetInitDe from '../pages/PasswordResetInit/locales/de.json';
-import passwordResetInitEn from '../pages/PasswordResetInit/locales/en.json';
-import passwordResetInitFr from '../pages/PasswordResetInit/locales/fr.json';
-import passwordResetInitIt from '../pages/PasswordResetInit/locales/it.json';
-import passwordSetDe from '../pages/PasswordSet/locales/de.json';
-import passwordSetEn from '../pages/PasswordSet/locales/en.json';
-import passwordSetFr from '../pages/PasswordSet/locales/fr.json';
-import passwordSetIt from '../pages/PasswordSet/locales/it.json';
-import passwordSetSuccessDe from '../pages/PasswordSetSuccess/locales/de.json';
-import passwordSetSuccessEn from '../pages/PasswordSetSuccess/locales/en.json';
-import passwordSetSuccessFr from '../pages/PasswordSetSuccess/locales/fr.json';
-import passwordSetSuccessIt from '../pages/PasswordSetSuccess/locales/it.json';
-import registerDe from '../pages/Register/locales/de.json';
-import registerEn from '../pages/Register/locales/en.json';
-import registerFr from '../pages/Register/locales/fr.json';
-import registerIt from '../pages/Register/locales/it.json';
-import resendDe from '../pages/ResendActivation/locales/de.json';
-import resendEn from '../pages/ResendActivation/locales/en.json';
-import resendFr from '../pages/ResendActivation/locales/fr.json';
-import resendIt from '../pages/ResendActivation/locales/it.json';
-import verificationDe from '../pages/VerificationComplete/locales/de.json';
-import verificationEn from '../pages/VerificationComplete/locales/en.json';
-import verificationFr from '../pages/VerificationComplete/locales/fr.json';
-import verificationIt from '../pages/VerificationComplete/locales/it.json';
-import commonDe from './locales/de.json';
-import commonEn from './locales/en.json';
-import commonFr from './locales/fr.json';
-import commonIt from './locales/it.json';
+import { LANGUAGES, type Language } from '@concierge/contracts';
+import type termsDe from '../components/TermsOfUse/locales/de.json';
+import type passwordResetInitDe from '../pages/PasswordResetInit/locales/de.json';
+import type passwordSetDe from '../pages/PasswordSet/locales/de.json';
+import type passwordSetSuccessDe from '../pages/PasswordSetSuccess/locales/de.json';
+import type registerDe from '../pages/Register/locales/de.json';
+import type resendDe from '../pages/ResendActivation/locales/de.json';
+import type verificationDe from '../pages/VerificationComplete/locales/de.json';
+import type commonDe from './locales/de.json';
 
 /**
- * One language's dictionary: the shared texts plus each page's and component's own file, mounted
- * under the key the spec's messages use (register.error.*, password_reset.init.error.* …). Typed
- * after German, so a language file that lacks a key of the German one does not compile.
+ * One language's dictionary: the shared texts (i18n/locales) plus each page's and component's own
+ * `locales/<language>.json`, mounted under the key the spec's messages use (register.error.*,
+ * password_reset.init.error.* …). Typed after German: its keys are the typed translation keys, and a
+ * language file that lacks one of them fails locales.test.ts.
  */
-function dictionary(parts: {
-  common: typeof commonDe;
+export type Messages = typeof commonDe & {
   register: typeof registerDe;
   verification: typeof verificationDe;
-  resend: typeof resendDe;
-  passwordResetInit: typeof passwordResetInitDe;
-  passwordSet: typeof passwordSetDe;
-  passwordSetSuccess: typeof passwordSetSuccessDe;
-  terms: typeof termsDe;
-}) {
-  return {
-    ...parts.common,
-    register: parts.register,
-    verification: parts.verification,
-    resend_account_activation_email: parts.resend,
-    password_reset: {
-      init: parts.passwordResetInit,
-      reset: parts.passwordSet,
-      success: parts.passwordSetSuccess,
-    },
-    terms: parts.terms,
+  resend_account_activation_email: typeof resendDe;
+  password_reset: {
+    init: typeof passwordResetInitDe;
+    reset: typeof passwordSetDe;
+    success: typeof passwordSetSuccessDe;
   };
+  terms: typeof termsDe;
+};
+
+/**
+ * Where each folder's texts go in the dictionary (the folder below src/, its key path; none: the
+ * top level). The files themselves are found by folder: a folder with locales/ that is missing here
+ * stops the portal at once.
+ */
+const MOUNTS: Record<string, readonly string[]> = {
+  i18n: [],
+  'pages/Register': ['register'],
+  'pages/VerificationComplete': ['verification'],
+  'pages/ResendActivation': ['resend_account_activation_email'],
+  'pages/PasswordResetInit': ['password_reset', 'init'],
+  'pages/PasswordSet': ['password_reset', 'reset'],
+  'pages/PasswordSetSuccess': ['password_reset', 'success'],
+  'components/TermsOfUse': ['terms'],
+};
+
+const files = import.meta.glob<Record<string, unknown>>(
+  ['./locales/*.json', '../pages/*/locales/*.json', '../components/*/locales/*.json'],
+  { eager: true, import: 'default' },
+);
+
+/** './locales/de.json' → i18n, de; '../pages/Register/locales/de.json' → pages/Register, de. */
+function folderAndLanguage(path: string): { folder: string; language: string } {
+  const match = /^(?:\.\/|\.\.\/(.+)\/)locales\/([a-z]+)\.json$/.exec(path);
+  if (!match) throw new Error(`Unexpected locale file ${path}`);
+  return { folder: match[1] ?? 'i18n', language: match[2]! };
 }
 
-const de = dictionary({
-  common: commonDe,
-  register: registerDe,
-  verification: verificationDe,
-  resend: resendDe,
-  passwordResetInit: passwordResetInitDe,
-  passwordSet: passwordSetDe,
-  passwordSetSuccess: passwordSetSuccessDe,
-  terms: termsDe,
-});
+const textsByFolder = new Map<string, Map<string, Record<string, unknown>>>();
+for (const [path, texts] of Object.entries(files)) {
+  const { folder, language } = folderAndLanguage(path);
+  if (!Object.hasOwn(MOUNTS, folder)) {
+    throw new Error(
+      `${folder}/locales has no place in the dictionary: add it to MOUNTS in i18n/resources.ts`,
+    );
+  }
+  const byLanguage = textsByFolder.get(folder) ?? new Map<string, Record<string, unknown>>();
+  byLanguage.set(language, texts);
+  textsByFolder.set(folder, byLanguage);
+}
 
-/** The merged German dictionary: its keys are the typed translation keys. */
-export type Messages = typeof de;
+function dictionary(language: Language): Messages {
+  const root: Record<string, unknown> = {};
+  for (const [folder, path] of Object.entries(MOUNTS)) {
+    const texts = textsByFolder.get(folder)?.get(language);
+    if (!texts) throw new Error(`${folder}/locales/${language}.json is missing`);
+    let parent = root;
+    for (const key of path) {
+      parent[key] ??= {};
+      parent = parent[key] as Record<string, unknown>;
+    }
+    Object.assign(parent, texts);
+  }
+  return root as Messages;
+}
 
 /** All four dictionaries. Only the server imports this; a browser gets its one language inlined. */
-export const locales: Record<Language, Messages> = {
-  de,
-  en: dictionary({
-    common: commonEn,
-    register: registerEn,
-    verification: verificationEn,
-    resend: resendEn,
-    passwordResetInit: passwordResetInitEn,
-    passwordSet: passwordSetEn,
-    passwordSetSuccess: passwordSetSuccessEn,
-    terms: termsEn,
-  }),
-  fr: dictionary({
-    common: commonFr,
-    register: registerFr,
-    verification: verificationFr,
-    resend: resendFr,
-    passwordResetInit: passwordResetInitFr,
-    passwordSet: passwordSetFr,
-    passwordSetSuccess: passwordSetSuccessFr,
-    terms: termsFr,
-  }),
-  it: dictionary({
-    common: commonIt,
-    register: registerIt,
-    verification: verificationIt,
-    resend: resendIt,
-    passwordResetInit: passwordResetInitIt,
-    passwordSet: passwordSetIt,
-    passwordSetSuccess: passwordSetSuccessIt,
-    terms: termsIt,
-  }),
-};
+export const locales = Object.fromEntries(
+  LANGUAGES.map((language) => [language, dictionary(language)]),
+) as Record<Language, Messages>;

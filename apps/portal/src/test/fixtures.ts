@@ -41,6 +41,8 @@ export const testTenant: PortalTenant = {
     primaryShade: 9,
     primaryContrastText: '#ffffff',
     linkColor: '#1864ab',
+    borderColor: '#7e97ab',
+    focusRingColor: '#1864ab',
     themePreset: 'default',
     logoUrl: '/logo/brand.jpg?subdomain=demo',
     stylesheetUrl: null,

@@ -1,4 +1,4 @@
-import type { Language } from '@concierge/contracts';
+import type { Language, PageSignInRequest } from '@concierge/contracts';
 import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { App } from '../app/App';
@@ -14,12 +14,20 @@ function LocationProbe({ onLocation }: { onLocation: (url: string) => void }) {
   return null;
 }
 
-/** Renders the whole app at a URL, in a language, the way the server and the browser do. */
-export async function renderPage(url: string, language: Language = 'en', tenant = testTenant) {
+/**
+ * Renders the whole app at a URL, in a language, the way the server and the browser do; with
+ * `signInRequest`, as the server renders a page whose request it checked.
+ */
+export async function renderPage(
+  url: string,
+  language: Language = 'en',
+  tenant = testTenant,
+  signInRequest?: PageSignInRequest,
+) {
   await matchPageRoute(new URL(url, 'http://portal.test').pathname).page.preload();
   let current = url;
   const rendered = render(
-    <Root state={{ config: testConfig, tenant, language, messages: locales[language] }}>
+    <Root state={{ config: testConfig, tenant, language, messages: locales[language], signInRequest }}>
       <MemoryRouter initialEntries={[url]}>
         <App />
         <LocationProbe

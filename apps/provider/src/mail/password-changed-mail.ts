@@ -1,8 +1,13 @@
-import type { Language } from '@concierge/contracts';
+import {
+  fillPlaceholders,
+  type Language,
+  mailParagraph,
+  renderMailDocument,
+  SMALL_PRINT_STYLE,
+} from '@concierge/contracts';
 import { DEFAULT_BRAND_COLOR } from './brand-color';
-import { renderMailDocument, SMALL_PRINT_STYLE } from './mail-layout';
 import type { MailMessage } from './mail-message';
-import { escapeHtml, interpolate, MAIL_TEXTS } from './mail-texts';
+import { MAIL_TEXTS } from './mail-texts';
 
 export interface PasswordChangedMailInput {
   to: string;
@@ -39,8 +44,7 @@ export function renderPasswordChangedMail(input: PasswordChangedMailInput): Mail
       hourCycle: 'h23',
     }).format(input.changedAt),
   };
-  const text = (value: string) => interpolate(value, values);
-  const html = (value: string) => escapeHtml(text(value));
+  const text = (value: string) => fillPlaceholders(value, values);
   const subject = text(texts.subject);
   return {
     to: input.to,
@@ -50,11 +54,13 @@ export function renderPasswordChangedMail(input: PasswordChangedMailInput): Mail
       subject,
       footer: text(common.footer),
       accentColor: input.brandColor ?? DEFAULT_BRAND_COLOR,
-      content: `<p style="margin:0 0 16px">${html(texts.greeting)}</p>
-<p style="margin:0 0 16px">${html(texts.body)}</p>
-<p style="margin:0 0 16px">${html(texts.signedOut)}</p>
-<p style="margin:0 0 16px;font-weight:bold">${html(texts.notYou)}</p>
-<p style="margin:0;${SMALL_PRINT_STYLE}">${html(texts.wasYou)}</p>`,
+      content: [
+        mailParagraph(text(texts.greeting)),
+        mailParagraph(text(texts.body)),
+        mailParagraph(text(texts.signedOut)),
+        mailParagraph(text(texts.notYou), 'font-weight:bold'),
+        mailParagraph(text(texts.wasYou), SMALL_PRINT_STYLE),
+      ].join('\n'),
     }),
     text: [
       text(texts.greeting),

@@ -1,7 +1,7 @@
 import { LANGUAGES } from '@concierge/contracts';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BRAND_COLOR, readableTextColor } from './brand-color';
-import { interpolate, MAIL_TEXTS } from './mail-texts';
+import { DEFAULT_BRAND_COLOR } from './brand-color';
+import { MAIL_TEXTS } from './mail-texts';
 import { renderResetMail } from './reset-mail';
 
 function flatten(value: unknown, prefix = ''): Record<string, string> {
@@ -38,12 +38,6 @@ describe('reset e-mail', () => {
     }
   });
 
-  it('fills placeholders and leaves unknown ones visible', () => {
-    expect(
-      interpolate('{{tenantName}} for {{ minutes }} min, {{other}}', { tenantName: 'X', minutes: 30 }),
-    ).toBe('X for 30 min, {{other}}');
-  });
-
   it('escapes every value in the HTML part and keeps the text part plain', () => {
     const mail = renderResetMail(input);
     expect(mail.subject).toBe('Neues Passwort für das Mieterportal Müller & <Söhne> "AG"');
@@ -65,11 +59,11 @@ describe('reset e-mail', () => {
     );
   });
 
-  it('picks black or white text by contrast', () => {
-    expect(readableTextColor('#000000')).toBe('#ffffff');
-    expect(readableTextColor('#ffffff')).toBe('#000000');
-    expect(readableTextColor('#1864ab')).toBe('#ffffff');
-    expect(readableTextColor('#f59f00')).toBe('#000000');
+  it('writes French typography in the text part too: a no-break space before the colon', () => {
+    const mail = renderResetMail({ ...input, language: 'fr' });
+    expect(mail.text).toContain(`Définir un nouveau mot de passe\u00a0:\n${input.link}`);
+    expect(mail.text).not.toMatch(/[^\u00a0][:;!?](\s|$)/);
+    expect(renderResetMail(input).text).toContain(`Neues Passwort festlegen:\n${input.link}`);
   });
 
   it.each(LANGUAGES)('renders in %s', (language) => {

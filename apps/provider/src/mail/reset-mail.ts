@@ -1,8 +1,7 @@
-import type { Language } from '@concierge/contracts';
-import { DEFAULT_BRAND_COLOR, readableTextColor } from './brand-color';
-import { renderMailDocument, SMALL_PRINT_STYLE } from './mail-layout';
+import { fillPlaceholders, type Language, readableTextColor, renderMailLayout } from '@concierge/contracts';
+import { DEFAULT_BRAND_COLOR } from './brand-color';
 import type { MailMessage } from './mail-message';
-import { escapeHtml, interpolate, MAIL_TEXTS } from './mail-texts';
+import { MAIL_TEXTS } from './mail-texts';
 
 export interface ResetMailInput {
   to: string;
@@ -19,36 +18,24 @@ export interface ResetMailInput {
 export function renderResetMail(input: ResetMailInput): MailMessage {
   const { reset, common } = MAIL_TEXTS[input.language];
   const values = { tenantName: input.tenantName, minutes: input.minutes };
-  const text = (value: string) => interpolate(value, values);
-  const html = (value: string) => escapeHtml(text(value));
+  const text = (value: string) => fillPlaceholders(value, values);
   const color = input.brandColor ?? DEFAULT_BRAND_COLOR;
-  const link = escapeHtml(input.link);
-  const small = SMALL_PRINT_STYLE;
   const subject = text(reset.subject);
-
   return {
     to: input.to,
     subject,
-    html: renderMailDocument({
+    ...renderMailLayout({
       language: input.language,
       subject,
+      // The provider knows a client's name and colour, not its logo.
+      brand: { tenantName: input.tenantName, buttonColor: color, buttonTextColor: readableTextColor(color) },
+      greeting: text(reset.greeting),
+      paragraphs: [text(reset.body), text(reset.unlockNote)],
+      button: { label: text(reset.button), href: input.link },
+      linkHint: text(reset.linkHint),
+      linkColor: color,
+      notes: [text(reset.expiry), text(reset.ignore)],
       footer: text(common.footer),
-      content: `<p style="margin:0 0 16px">${html(reset.greeting)}</p>
-<p style="margin:0 0 16px">${html(reset.body)}</p>
-<p style="margin:0 0 16px">${html(reset.unlockNote)}</p>
-<p style="margin:32px 0;text-align:center"><a href="${link}" style="display:inline-block;padding:12px 24px;border-radius:6px;background:${color};color:${readableTextColor(color)};font-weight:bold;text-decoration:none">${html(reset.button)}</a></p>
-<p style="margin:0 0 16px;${small}">${html(reset.linkHint)}<br><a href="${link}" style="color:${color};word-break:break-all">${link}</a></p>
-<p style="margin:0 0 16px;${small}">${html(reset.expiry)}</p>
-<p style="margin:0;${small}">${html(reset.ignore)}</p>`,
     }),
-    text: [
-      text(reset.greeting),
-      text(reset.body),
-      text(reset.unlockNote),
-      `${text(reset.button)}:\n${input.link}`,
-      text(reset.expiry),
-      text(reset.ignore),
-      `-- \n${text(common.footer)}`,
-    ].join('\n\n'),
   };
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '@concierge/contracts';
 import type { ErrorOut, KoaContextWithOIDC } from 'oidc-provider';
 
 // The few pages oidc-provider itself renders. Plain and self-contained: no web fonts or third-party
@@ -8,10 +9,6 @@ import type { ErrorOut, KoaContextWithOIDC } from 'oidc-provider';
 const STYLE =
   'body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}';
 const AUTO_SUBMIT = "document.getElementById('op.logoutForm').submit();";
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
 
 function page(ctx: KoaContextWithOIDC, title: string, body: string, script?: string): void {
   const scriptSrc = script ? `'sha256-${createHash('sha256').update(script).digest('base64')}'` : "'none'";

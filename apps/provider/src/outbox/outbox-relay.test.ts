@@ -1,11 +1,11 @@
-import { openTestDatabase } from '@concierge/database';
+import { openTestDatabase, retryDelayMs } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrations } from '../db/migrations';
 import type { ProviderDatabase, ProviderTables } from '../db/schema';
 import { deleteSettledMessages, enqueue } from './outbox';
 import { DeliveryError, OutboxRelay } from './outbox-relay';
-import { DEFAULT_RETRY_SCHEDULE, retryDelayMs } from './retry-schedule';
+import { DEFAULT_RETRY_SCHEDULE } from './retry-schedule';
 
 interface Logged {
   level: string;

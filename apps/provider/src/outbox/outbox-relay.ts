@@ -1,8 +1,8 @@
-import { loggableError } from '@concierge/database';
+import { loggableError, retryDelayMs } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutboxName, ProviderDb } from '../db/schema';
 import { CLAIM_LEASE_MS } from './outbox';
-import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule, retryDelayMs } from './retry-schedule';
+import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from './retry-schedule';
 
 /** A failure whose message is safe to log and store: it names no address, id or secret. */
 export class DeliveryError extends Error {

@@ -3,6 +3,7 @@ import type Provider from 'oidc-provider';
 import type { ProviderConfig } from '../config';
 import type { ProviderDb } from '../db/schema';
 import type { MailMessage } from '../mail/mail-message';
+import type { ProviderMetrics } from '../observability/metrics';
 import type { ClientDirectory } from '../oidc/clients';
 import type { OutboxRelay } from '../outbox/outbox-relay';
 
@@ -14,4 +15,5 @@ export interface RouteDeps {
   clients: ClientDirectory;
   webhooks: OutboxRelay<WebhookEvent>;
   mail: OutboxRelay<MailMessage>;
+  metrics: ProviderMetrics;
 }

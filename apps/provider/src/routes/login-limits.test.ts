@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { openTestDatabase, sql } from '@concierge/database';
+import { freePort } from '@concierge/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProviderApp } from '../app';
 import { loadConfig } from '../config';
@@ -7,7 +8,6 @@ import { migrations } from '../db/migrations';
 import type { ProviderTables } from '../db/schema';
 import {
   createPkce,
-  freePort,
   PORTAL_URL,
   type ProviderHarness,
   postLogin,

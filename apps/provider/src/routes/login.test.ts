@@ -187,7 +187,7 @@ describe('POST /login-srv/login', () => {
     expect(await stranger.text()).not.toContain('code=');
   });
 
-  it("sends an unknown or expired requestId to the portal's /login with session_expired only", async () => {
+  it("sends an unknown or expired requestId to the portal's /login with session_expired, the dead id and the e-mail", async () => {
     const response = await postLogin(harness, new TestBrowser(), {
       username: DEMO_USER.email,
       password: DEMO_USER.password,
@@ -195,7 +195,10 @@ describe('POST /login-srv/login', () => {
       subdomain: 'demo',
     });
     expect(response.status).toBe(303);
-    expect(response.headers.get('location')).toBe(`${PORTAL_URL}/login?error=session_expired`);
+    // The dead id lets the portal find the tenant it served it to; the e-mail fills the form again.
+    expect(response.headers.get('location')).toBe(
+      `${PORTAL_URL}/login?error=session_expired&requestId=no-such-request&username=${encodeURIComponent(DEMO_USER.email)}`,
+    );
   });
 
   it('sends a form without password back to the hosted page when the request is known', async () => {

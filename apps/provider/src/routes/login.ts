@@ -3,6 +3,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Interaction } from 'oidc-provider';
 import { z } from 'zod';
+import { noteOutcome } from '../observability/logging';
 import { clientOfInteraction, findInteraction, remainingSeconds } from '../oidc/interactions';
 import { hostedPageLocation, hostedPageUrlOf, sessionExpiredLocation } from '../portal-urls';
 import { type AuthFailureReason, logAuthEvent } from '../users/auth-events';
@@ -44,7 +45,7 @@ function failureParams(outcome: FailedOutcome, username: string): FailureParams 
  */
 export const loginRoutes: FastifyPluginAsync<RouteDeps> = async (
   app,
-  { config, db, provider, clients, webhooks },
+  { config, db, provider, clients, webhooks, metrics },
 ) => {
   await app.register(formbody);
   app.removeContentTypeParser('text/plain');
@@ -93,14 +94,22 @@ export const loginRoutes: FastifyPluginAsync<RouteDeps> = async (
       });
     }
     // No client is known without the request, so its hosted page is not either.
-    if (!interaction) return reply.redirect(sessionExpiredLocation(config.portalUrl), 303);
+    if (!interaction) {
+      return reply.redirect(
+        sessionExpiredLocation(config.portalUrl, form.data.requestId, form.data.username),
+        303,
+      );
+    }
 
     const { username, password } = form.data;
     const client = clientOfInteraction(interaction, clients);
     const clientId = client?.client_id ?? String(interaction.params.client_id);
     const { ip } = request;
-    const logAuth = (outcome: 'success' | 'failure' | 'locked', reason?: AuthFailureReason) =>
+    const logAuth = (outcome: 'success' | 'failure' | 'locked', reason?: AuthFailureReason) => {
       logAuthEvent(request.log, { outcome, reason, clientId, email: username, ip });
+      metrics.countSignIn(outcome, reason);
+      noteOutcome(request, reason ? `${outcome}:${reason}` : outcome);
+    };
     /** Every wrong-password answer (checked or limited) counts towards the global alarm rate. */
     const countForAlarm = async () => {
       const failures = await countFailureForAlarm(db, config.loginLimits);

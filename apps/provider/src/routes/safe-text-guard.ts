@@ -8,6 +8,7 @@ import {
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CIDAAS_CODES } from './cidaas-codes';
 import { refuse } from './envelope-errors';
+import { setSecurityHeaders } from './security-headers';
 
 /** oidc-provider's own body limit; the forwarded endpoints refuse more anyway. */
 const UNPARSED_BODY_LIMIT = 56 * 1024;
@@ -51,10 +52,12 @@ export function installSafeTextGuard(app: FastifyInstance) {
 
 /**
  * Fastify's `frameworkErrors` option: what the router refuses before any hook runs (a path parameter
- * whose percent-encoding is malformed, one too long) is answered in the envelope too, without echoing
- * the path as Fastify's own answer does.
+ * whose percent-encoding is malformed, one too long) is answered in the envelope too, with the security
+ * headers of every other answer, without echoing the path as Fastify's own answer does.
  */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // No hook ran for this request: the security headers come from here.
+  setSecurityHeaders(reply.raw, request.url);
   const status = error.statusCode ?? 400;
   if (status >= 500) {
     request.log.error({ err: error }, 'router error');

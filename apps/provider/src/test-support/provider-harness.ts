@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { openTestDatabase } from '@concierge/database';
+import { freePort } from '@concierge/test-support';
 import type { FastifyInstance } from 'fastify';
 import { createProviderApp, type ProviderAppOptions } from '../app';
 import { type ClientConfig, clientSchema, loadConfig, type ProviderConfig } from '../config';
@@ -32,6 +32,8 @@ export interface StartOptions {
   /** More environment variables, e.g. PROVIDER_WEBHOOK_URL or SMTP_URL of a test receiver. */
   env?: Record<string, string>;
   retrySchedule?: ProviderAppOptions['retrySchedule'];
+  /** The app's logger (observability/logging.ts loggerOptions with a stream); off unless given. */
+  logger?: ProviderAppOptions['logger'];
 }
 
 /**
@@ -56,7 +58,10 @@ export async function startProvider(
   config.clients.push(...extraClients.map((client): ClientConfig => clientSchema.parse(client)));
   const database = await openTestDatabase<ProviderTables>('provider', migrations);
   await seedDemoUser(database.db);
-  const app = await createProviderApp(config, database, { retrySchedule: options.retrySchedule });
+  const app = await createProviderApp(config, database, {
+    retrySchedule: options.retrySchedule,
+    logger: options.logger,
+  });
   await app.listen({ port, host: '127.0.0.1' });
   return {
     baseUrl,
@@ -68,17 +73,6 @@ export async function startProvider(
       await database.close();
     },
   };
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
 }
 
 export interface Pkce {

@@ -1,9 +1,9 @@
 import { webhookEventSchema } from '@concierge/contracts';
+import { freePort } from '@concierge/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminToken,
   createPkce,
-  freePort,
   type ProviderHarness,
   postLogin,
   RP_CLIENT_ID,

@@ -1,11 +1,11 @@
 import { type ActivateUserAccountAnswer, normaliseEmail } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
+import { hashVerificationId } from '../accounts/verification-id';
 import type { ServerTables } from '../db/schema';
-import { AppError } from '../http/errors';
+import { AppError, providerUnreachable } from '../http/errors';
 import type { ProviderClient } from '../provider-client/provider-client';
 import { describeResult } from '../provider-client/provider-result';
-import { hashVerificationId } from './verification-id';
 
 export interface ActivateDeps {
   db: Kysely<ServerTables>;
@@ -47,11 +47,7 @@ export async function activateAccount(
     const result = await provider.verifyAccount(activation.sub);
     if (result.kind === 'unknown') {
       log.warn({ reason: result.reason }, 'activation: the provider did not answer');
-      throw new AppError(
-        503,
-        'activation_failed',
-        'The account cannot be activated right now. Please try again later.',
-      );
+      throw providerUnreachable('The account cannot be activated right now. Please try again later.');
     }
     if (result.kind === 'refusal' || result.data === 'no_user') {
       log.warn(

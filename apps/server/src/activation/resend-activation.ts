@@ -1,12 +1,11 @@
 import { type Language, normaliseEmail } from '@concierge/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import { type ActivationDeps, issueActivation } from '../accounts/issue-activation';
 import { consumeRateLimit } from '../http/rate-limit';
 import type { ProviderClient } from '../provider-client/provider-client';
 import { describeResult } from '../provider-client/provider-result';
-import type { RegistrationDeps } from '../registration/complete-registration';
-import { issueActivation } from './issue-activation';
 
-export interface ResendDeps extends RegistrationDeps {
+export interface ResendDeps extends ActivationDeps {
   provider: ProviderClient;
   log: FastifyBaseLogger;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { FALLBACK_LANGUAGE, type Language } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
+import { findCodeHeldByEmail } from '../accounts/registration-codes';
 import type { ServerConfig } from '../config';
 import type { ServerTables } from '../db/schema';
 import { AppError } from '../http/errors';
@@ -8,7 +9,6 @@ import { renderInvitationMail } from '../mail/invitation-mail';
 import { invitationLink } from '../mail/links';
 import { mailBrand } from '../mail/mail-brand';
 import { enqueueMail } from '../outbox/mail-outbox';
-import { findCodeHeldByEmail } from '../registration/registration-codes';
 import type { TenantRegistry } from '../tenants/tenant-registry';
 import type { AdminInvitation, AdminList } from './admin-schemas';
 

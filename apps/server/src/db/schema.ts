@@ -93,7 +93,7 @@ export interface MailOutboxTable {
   last_error: string | null;
 }
 
-/** Concierge's lock of an account at the provider (failed-logins/account-locks.ts). */
+/** Concierge's lock of an account at the provider (accounts/account-locks.ts). */
 export interface AccountLocksTable {
   /** Normalised. */
   email: string;

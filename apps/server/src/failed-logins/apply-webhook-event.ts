@@ -1,13 +1,13 @@
 import type { WebhookEventType } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
-import type { ServerTables } from '../db/schema';
-import { requestAccountLock } from './account-locks';
+import { requestAccountLock } from '../accounts/account-locks';
 import {
   clearFailedLogins,
   countFailedLogin,
   LOCKED_COUNTER,
   markAccountLocked,
-} from './failed-login-counters';
+} from '../accounts/failed-login-counters';
+import type { ServerTables } from '../db/schema';
 
 /** A provider event reduced to what the counter needs (provider-protocol.md, "Webhooks"). */
 export interface CounterEvent {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { failure } from '@concierge/contracts';
+import { failure, PROVIDER_UNREACHABLE } from '@concierge/contracts';
 import { loggableError } from '@concierge/database';
 import type { FastifyError, FastifyInstance } from 'fastify';
 
@@ -12,6 +12,15 @@ export class AppError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * The identity provider did not answer (unreachable, timed out, a 5xx, or the circuit breaker holds
+ * calls back): 503 `provider_unreachable`, for the portal's "the sign-in service cannot be reached,
+ * try again in a few minutes" in the visitor's language. `message` says what was not done.
+ */
+export function providerUnreachable(message: string): AppError {
+  return new AppError(503, PROVIDER_UNREACHABLE, message);
 }
 
 /**

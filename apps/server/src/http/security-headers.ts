@@ -1,9 +1,15 @@
-import helmet from '@fastify/helmet';
+import { IncomingMessage, type OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 import type { ServerConfig } from '../config';
 
 /** Powerful features a sign-in page never needs; helmet has no setting for this header. */
 export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=()';
+
+/** Each server's header set, for the answers Fastify gives before any hook runs (framework-errors.ts). */
+const headerSets = new WeakMap<FastifyInstance, OutgoingHttpHeaders>();
 
 /**
  * ARCHITECTURE §6: a CSP without inline script whose form-action names the provider (the login form
@@ -17,7 +23,7 @@ export async function securityHeaders(
   customerPortalOrigins: string[],
 ) {
   const { providerUrl, runtime } = config;
-  await app.register(helmet, {
+  const options = {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -41,9 +47,35 @@ export async function securityHeaders(
     // would cut the pop-up from its opener and the sign-in could never report back.
     crossOriginOpenerPolicy: false,
     hsts: config.portalUrl.startsWith('https:') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-  });
+  } satisfies FastifyHelmetOptions;
+  await app.register(fastifyHelmet, options);
   // On the raw response, as helmet does: every answer gets it, whatever its route does with the reply.
   app.addHook('onRequest', async (_request, reply) => {
     reply.raw.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
   });
+  headerSets.set(app, headersOf(options));
+}
+
+/**
+ * The headers every answer carries, for those no hook sees: the router's refusals (frameworkErrors)
+ * and Node's (clientErrorHandler). The same helmet settings, so the same values.
+ */
+export function securityHeadersOf(app: FastifyInstance): OutgoingHttpHeaders {
+  return headerSets.get(app) ?? {};
+}
+
+/** Puts them onto a response no hook ran for (see securityHeadersOf). */
+export function setSecurityHeaders(app: FastifyInstance, response: ServerResponse) {
+  for (const [name, value] of Object.entries(securityHeadersOf(app))) {
+    if (value !== undefined) response.setHeader(name, value);
+  }
+}
+
+/** What helmet sets with these options: no option depends on the request. */
+function headersOf(options: Parameters<typeof helmet>[0]): OutgoingHttpHeaders {
+  const request = new IncomingMessage(new Socket());
+  const response = new ServerResponse(request);
+  helmet(options)(request, response, () => {});
+  response.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
+  return response.getHeaders();
 }

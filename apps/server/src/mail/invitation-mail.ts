@@ -1,8 +1,7 @@
-import type { Language } from '@concierge/contracts';
+import { fillPlaceholders, type Language, renderMailLayout } from '@concierge/contracts';
 import type { MailBrand } from './mail-brand';
-import { renderMailLayout } from './mail-layout';
 import type { MailMessage } from './mail-message';
-import { fillText, MAIL_TEXTS } from './mail-texts';
+import { MAIL_TEXTS } from './mail-texts';
 
 export interface InvitationMailInput {
   to: string;
@@ -16,7 +15,7 @@ export interface InvitationMailInput {
 export function renderInvitationMail(input: InvitationMailInput): MailMessage {
   const { invitation, common } = MAIL_TEXTS[input.language];
   const values = { tenantName: input.brand.tenantName, code: input.code };
-  const text = (template: string) => fillText(template, values);
+  const text = (template: string) => fillPlaceholders(template, values);
   const subject = text(invitation.subject);
   return {
     kind: 'invitation',

@@ -1,16 +1,9 @@
+import type { MailLayoutBrand } from '@concierge/contracts';
 import type { TenantEntry } from '../tenants/registry-file';
 import type { TenantRegistry } from '../tenants/tenant-registry';
 
-/** What an e-mail shows of a tenant's brand. */
-export interface MailBrand {
-  tenantName: string;
-  /** The brand's filled shade (what the portal's buttons wear), #rrggbb. */
-  buttonColor: string;
-  /** Black or white, whichever reads on buttonColor at WCAG AA contrast. */
-  buttonTextColor: string;
-  /** Absolute: a mail client has no page to resolve a relative URL against. */
-  logoUrl: string;
-}
+/** What the server's e-mails show of a tenant's brand: always with its logo. */
+export type MailBrand = Required<MailLayoutBrand>;
 
 export function mailBrand(registry: TenantRegistry, entry: TenantEntry, portalUrl: string): MailBrand {
   const design = registry.design(entry);

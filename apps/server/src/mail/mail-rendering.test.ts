@@ -55,6 +55,13 @@ describe('the activation e-mail', () => {
     expect(mail.html).toContain(`href="${link.replaceAll('&', '&#38;')}"`);
     expect(mail.html).not.toContain('<du>');
   });
+
+  it('writes French typography in the text part too: a no-break space before the colon', () => {
+    expect(mail.text).toContain(`Activer le compte\u00a0:\n${link}`);
+    expect(mail.text).not.toMatch(/[^\u00a0][:;!?](\s|$)/);
+    const german = renderActivationMail({ to: 'a@x.ch', language: 'de', brand, link, validHours: 48 });
+    expect(german.text).toContain(`Konto aktivieren:\n${link}`);
+  });
 });
 
 describe('the invitation e-mail', () => {

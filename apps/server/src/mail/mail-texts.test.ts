@@ -1,6 +1,6 @@
 import { LANGUAGES } from '@concierge/contracts';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, fillHtml, fillText, MAIL_TEXTS } from './mail-texts';
+import { MAIL_TEXTS } from './mail-texts';
 
 function entries(value: unknown, prefix = ''): [string, string][] {
   if (typeof value === 'string') return [[prefix, value]];
@@ -25,19 +25,5 @@ describe('the e-mail texts', () => {
 
   it('writes Swiss German: never ß', () => {
     expect(JSON.stringify(MAIL_TEXTS.de)).not.toContain('ß');
-  });
-});
-
-describe('interpolation', () => {
-  it('fills placeholders and refuses a missing value', () => {
-    expect(fillText('Hello {{ name }}, {{count}} new', { name: 'Anna', count: 2 })).toBe('Hello Anna, 2 new');
-    expect(() => fillText('Hello {{name}}', {})).toThrow('{{name}}');
-  });
-
-  it('escapes every value (and the text) for HTML', () => {
-    expect(fillHtml('Welcome to {{tenantName}}', { tenantName: '<b>"R&D"</b>' })).toBe(
-      'Welcome to &#60;b&#62;&#34;R&#38;D&#34;&#60;/b&#62;',
-    );
-    expect(escapeHtml("it's")).toBe('it&#39;s');
   });
 });

@@ -1,8 +1,8 @@
-import { type Kysely, loggableError } from '@concierge/database';
+import { type Kysely, loggableError, retryDelayMs } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerTables } from '../db/schema';
 import type { MailTransport } from '../mail/mail-transport';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs } from './retry-policy';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 
 export interface OutboxWorkerOptions {
   db: Kysely<ServerTables>;

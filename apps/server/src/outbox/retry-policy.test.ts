@@ -1,5 +1,6 @@
+import { retryDelayMs } from '@concierge/database';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY, retryDelayMs } from './retry-policy';
+import { DEFAULT_RETRY_POLICY } from './retry-policy';
 
 describe('retryDelayMs', () => {
   it('starts at 5 s, doubles, and stops growing at 1 h', () => {

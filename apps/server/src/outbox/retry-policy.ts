@@ -1,7 +1,7 @@
+import type { Backoff } from '@concierge/database';
+
 /** How often and how long the outbox keeps trying one e-mail. */
-export interface RetryPolicy {
-  firstDelayMs: number;
-  maxDelayMs: number;
+export interface RetryPolicy extends Backoff {
   /** After this many failed attempts the e-mail is given up (and logged as an error). */
   maxAttempts: number;
 }
@@ -13,9 +13,3 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxDelayMs: 3_600_000,
   maxAttempts: 20,
 };
-
-/** The wait after the n-th failed attempt (n ≥ 1): exponential, capped. */
-export function retryDelayMs(failedAttempts: number, policy: RetryPolicy): number {
-  const exponent = Math.min(Math.max(failedAttempts - 1, 0), 30);
-  return Math.min(policy.firstDelayMs * 2 ** exponent, policy.maxDelayMs);
-}

@@ -2,7 +2,7 @@ import { normaliseEmail } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerTables } from '../db/schema';
-import { AppError } from '../http/errors';
+import { AppError, providerUnreachable } from '../http/errors';
 import { consumeRateLimit } from '../http/rate-limit';
 import { INVALID_REQUEST_ID } from '../provider-client/cidaas-codes';
 import type { ProviderClient } from '../provider-client/provider-client';
@@ -54,6 +54,8 @@ export async function initiatePasswordReset(
   if (isRefusedWith(result, INVALID_REQUEST_ID)) {
     const fresh = await provider.generateRequestId(input.client);
     if (fresh.kind === 'answer') result = await initiate(fresh.data);
+    // The provider went away meanwhile: that is what the person is told.
+    else if (fresh.kind === 'unknown') result = fresh;
   }
   if (result.kind === 'answer') {
     // The rprq is the request id in the e-mailed link: remember whose it is for the unlock.
@@ -61,7 +63,11 @@ export async function initiatePasswordReset(
     return;
   }
   log.warn({ outcome: describeResult(result) }, 'reset initiate did not go through');
-  if (result.kind === 'unknown' || isRefusedWith(result, INVALID_REQUEST_ID)) {
-    throw new AppError(503, 'default', 'The identity provider cannot be reached. Please try again.');
+  if (result.kind === 'unknown') {
+    throw providerUnreachable('The identity provider cannot be reached. Please try again later.');
+  }
+  if (isRefusedWith(result, INVALID_REQUEST_ID)) {
+    // A fresh request id could not be had either: the tenant's client at the provider is the problem.
+    throw new AppError(503, 'default', 'The password reset cannot be started right now. Please try again.');
   }
 }

@@ -1,6 +1,6 @@
-import { forgetAccountLock, isLockedByConcierge } from '../failed-logins/account-locks';
-import { clearFailedLogins } from '../failed-logins/failed-login-counters';
-import { AppError } from '../http/errors';
+import { forgetAccountLock, isLockedByConcierge } from '../accounts/account-locks';
+import { clearFailedLogins } from '../accounts/failed-login-counters';
+import { AppError, providerUnreachable } from '../http/errors';
 import { INVALID_RESET_LINK, PASSWORD_MISMATCH, PASSWORD_POLICY } from '../provider-client/cidaas-codes';
 import type { ResetAcceptance } from '../provider-client/password-reset';
 import { describeResult, isRefusedWith } from '../provider-client/provider-result';
@@ -43,10 +43,8 @@ async function acceptNewPassword(deps: ResetDependencies, input: ResetAcceptance
     // The password may or may not have changed: said as it is, never guessed; a retry settles it.
     await markAcceptUnknown(deps.db, input.resetRequestId);
     deps.log.warn({ reason: result.reason }, 'reset accept: outcome unknown');
-    throw new AppError(
-      503,
-      'default',
-      'The identity provider did not confirm the new password. Please send the form again.',
+    throw providerUnreachable(
+      'The identity provider did not confirm the new password. Please send the form again later.',
     );
   }
   if (isRefusedWith(result, INVALID_RESET_LINK)) {

@@ -5,9 +5,11 @@ import {
   doubleTarget,
   embeddedTarget,
   isRealCidaasConfigured,
+  REAL_CIDAAS_MAIL_CATCHER_VARIABLE,
   REAL_CIDAAS_VARIABLES,
   realCidaasTarget,
 } from '../test-support/conformance-targets';
+import { refreshTokens, signInForTokens } from '../test-support/sign-in-tokens';
 import { INVALID_REQUEST_ID, INVALID_RESET_LINK, PASSWORD_MISMATCH } from './cidaas-codes';
 import type { ProviderResult } from './provider-result';
 
@@ -165,6 +167,45 @@ function conformance(name: string, start: () => Promise<ConformanceTarget>) {
       });
       expect(await accept('Winter-2025!')).toEqual({ kind: 'answer', status: 200, data: true });
       expect(await accept('Winter-2025!')).toMatchObject({ kind: 'refusal', code: INVALID_RESET_LINK });
+    });
+
+    // Whether cidaas ends the sign-ins of before a reset is not recorded (cidaas-facts.md), and no
+    // admin call to end them is documented: this is how a tenant tells (provider-protocol.md). Someone
+    // who knew the old password may hold a refresh token; after the reset it must not work any more.
+    it('refuses, after a completed reset, a refresh token from a sign-in before it', async (context) => {
+      if (!target.signsIn) return context.skip('this provider issues no tokens to the sign-in client');
+      if (!target.resetLink) {
+        return context.skip(
+          `the reset e-mail goes to a real mailbox (${REAL_CIDAAS_MAIL_CATCHER_VARIABLE} reads it)`,
+        );
+      }
+      const user = await newUser();
+      // A tenant may let only verified e-mails sign in.
+      answerOf(await target.client.verifyAccount(user.sub));
+      const base = target.client.baseUrl;
+      const credentials = { email: user.email, password: PASSWORD };
+      const control = await signInForTokens(base, target.signInClient, credentials);
+      const before = await signInForTokens(base, target.signInClient, credentials);
+      // Refresh tokens work at all for this client: a refusal after the reset is the reset's doing.
+      expect(await refreshTokens(base, target.signInClient, control.refreshToken)).toEqual({ status: 200 });
+
+      const requestId = answerOf(await target.client.generateRequestId(target.signInClient));
+      answerOf(await target.client.initiateReset({ requestId, email: user.email }));
+      const link = await target.resetLink(user.email);
+      if (!link) throw new Error('no reset link was sent');
+      const accepted = await target.client.acceptReset({
+        resetRequestId: link.rprq,
+        exchangeId: link.exchangeId,
+        password: 'Winter-2025!',
+        confirmPassword: 'Winter-2025!',
+      });
+      expect(accepted).toEqual({ kind: 'answer', status: 200, data: true });
+
+      const after = await refreshTokens(base, target.signInClient, before.refreshToken);
+      expect(after, 'the refresh token of a sign-in before the reset still works').toEqual({
+        status: 400,
+        error: 'invalid_grant',
+      });
     });
   });
 }

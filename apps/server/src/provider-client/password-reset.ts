@@ -19,6 +19,8 @@ export async function initiateReset(
   const result = await http.admin<{ rprq?: unknown }>({
     method: 'POST',
     path: '/users-srv/resetpassword/initiate',
+    // Never retried: each request e-mails a new link and voids the one before.
+    operation: 'reset_initiate',
     body: {
       requestId: reset.requestId,
       email: reset.email,
@@ -50,6 +52,9 @@ export async function acceptReset(http: ProviderHttp, reset: ResetAcceptance): P
     method: 'POST',
     path: '/users-srv/resetpassword/accept',
     body: reset,
+    // Never retried: the link is spent by the first request; a second is refused (10002) and would
+    // turn a success whose answer was lost into a "link invalid".
+    operation: 'reset_accept',
   });
   if (result.kind !== 'answer') return result;
   return result.data?.reseted === true ? answer(true) : unknown('accept answered without reseted');

@@ -1,7 +1,9 @@
+import type { ClientInfo, TenantInfo } from '@concierge/contracts';
 import { type LockState, lockAccount, type StateChange, unlockAccount, verifyAccount } from './account-state';
 import { acceptReset, initiateReset, type ResetAcceptance, type ResetInitiation } from './password-reset';
 import { ProviderHttp, type ProviderHttpOptions } from './provider-http';
 import type { ProviderResult } from './provider-result';
+import { fetchClientInfo, fetchTenantInfo } from './public-info';
 import { type NewProviderUser, type RegisteredUser, registerUser } from './registration';
 import { generateRequestId, type SignInClient } from './sign-in-requests';
 import { findUserByEmail, findUserBySub, type ProviderUser } from './users';
@@ -26,6 +28,14 @@ export class ProviderClient {
 
   generateRequestId(client: SignInClient): Promise<ProviderResult<string>> {
     return generateRequestId(this.#http, client);
+  }
+
+  clientInfo(requestId: string): Promise<ProviderResult<ClientInfo>> {
+    return fetchClientInfo(this.#http, requestId);
+  }
+
+  tenantInfo(): Promise<ProviderResult<TenantInfo>> {
+    return fetchTenantInfo(this.#http);
   }
 
   findUserByEmail(email: string): Promise<ProviderResult<ProviderUser | null>> {

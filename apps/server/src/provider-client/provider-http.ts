@@ -1,5 +1,13 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { envelopeSchema } from '@concierge/contracts';
-import { type ProviderResult, refusal, unknown } from './provider-result';
+import { type BreakerState, CircuitBreaker } from './circuit-breaker';
+import {
+  type ProviderRefusal,
+  type ProviderResult,
+  type ProviderUnknown,
+  refusal,
+  unknown,
+} from './provider-result';
 
 export interface ProviderHttpOptions {
   /** cidaasBaseUrl: a cidaas tenant or the embedded provider. */
@@ -7,8 +15,26 @@ export interface ProviderHttpOptions {
   /** The server's admin client (client credentials). */
   clientId: string;
   clientSecret: string;
-  /** Per request, body included; an outbound call never waits longer. */
+  /** Per attempt, body included; an outbound request never waits longer. */
   timeoutMs?: number;
+  /** Further attempts of an idempotent call after no answer or a 5xx; never after a timeout. */
+  retries?: number;
+  /** The wait before the first further attempt, doubled for each next one, plus up to as much at random. */
+  retryBackoffMs?: number;
+  /** The circuit breaker (circuit-breaker.ts); `now` for tests. */
+  breaker?: { threshold?: number; windowMs?: number; coolDownMs?: number; now?: () => number };
+  /** Told of every call, retry, held-back call and breaker change: the metrics. */
+  observer?: ProviderCallObserver;
+}
+
+export interface ProviderCallObserver {
+  /** A call ended, after all its attempts (an admin call: with the token it needed), as the wire answered. */
+  called(operation: string, outcome: ProviderResult<unknown>['kind'], seconds: number): void;
+  /** An idempotent call is sent again. */
+  retried(operation: string): void;
+  /** The open breaker held a request back: nothing was sent. */
+  rejected(operation: string): void;
+  breakerChanged(state: BreakerState): void;
 }
 
 export interface ProviderRequest {
@@ -16,28 +42,55 @@ export interface ProviderRequest {
   path: string;
   body?: unknown;
   headers?: Record<string, string>;
+  /** The call's name in metrics (e.g. `register`); else the method and the path's first two segments. */
+  operation?: string;
+  /** Sending it twice leaves the provider as sending it once does, so it may be retried. GETs are. */
+  isIdempotent?: boolean;
 }
 
 const TOKEN_MARGIN_MS = 30_000;
-const DEFAULT_TIMEOUT_MS = 5000;
+/** docs/operations.md, "Provider calls": the defaults, each configurable (config.ts). */
+export const PROVIDER_CALL_DEFAULTS = {
+  timeoutMs: 5000,
+  retries: 1,
+  retryBackoffMs: 200,
+  breaker: { threshold: 5, windowMs: 30_000, coolDownMs: 30_000 },
+} as const;
+
+/** One request on the wire: its answer with the body read, or why there is none. */
+type Exchange =
+  | { kind: 'response'; response: Response; text: string }
+  | { kind: 'failed'; result: ProviderUnknown };
 
 /**
  * The wire under every provider call: the admin API's client-credentials token (cached until shortly
  * before it expires, one retry with a fresh one on 401), a timeout on every request, redirects never
- * followed, and every answer sorted into answer, refusal or unknown (provider-result.ts). It knows
- * no paths but the token's: those belong to the typed calls beside it.
+ * followed, idempotent calls retried after no answer, a circuit breaker that fails calls fast while
+ * the provider is away, and every answer sorted into answer, refusal or unknown (provider-result.ts).
+ * It knows no paths but the token's: those belong to the typed calls beside it.
  */
 export class ProviderHttp {
-  readonly #options: Required<ProviderHttpOptions>;
+  readonly #options: Required<Omit<ProviderHttpOptions, 'breaker' | 'observer'>>;
+  readonly #observer: ProviderCallObserver | undefined;
+  readonly #breaker: CircuitBreaker;
   #token: { value: string; expiresAt: number } | undefined;
   #tokenRequest: Promise<ProviderResult<string>> | undefined;
 
   constructor(options: ProviderHttpOptions) {
+    const { breaker, observer, ...rest } = options;
     this.#options = {
-      timeoutMs: DEFAULT_TIMEOUT_MS,
-      ...options,
+      timeoutMs: PROVIDER_CALL_DEFAULTS.timeoutMs,
+      retries: PROVIDER_CALL_DEFAULTS.retries,
+      retryBackoffMs: PROVIDER_CALL_DEFAULTS.retryBackoffMs,
+      ...rest,
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
     };
+    this.#observer = observer;
+    this.#breaker = new CircuitBreaker({
+      ...PROVIDER_CALL_DEFAULTS.breaker,
+      ...breaker,
+      onStateChange: (state) => observer?.breakerChanged(state),
+    });
   }
 
   get baseUrl(): string {
@@ -45,19 +98,21 @@ export class ProviderHttp {
   }
 
   /** A call of the admin API, with the bearer token. */
-  async admin<T>(request: ProviderRequest): Promise<ProviderResult<T | undefined>> {
-    const token = await this.#accessToken();
-    if (token.kind !== 'answer') return token;
-    const first = await this.#send<T>(request, token.data);
-    if (!(first.kind === 'refusal' && first.status === 401)) return first;
-    this.#token = undefined;
-    const fresh = await this.#accessToken();
-    return fresh.kind === 'answer' ? this.#send<T>(request, fresh.data) : fresh;
+  admin<T>(request: ProviderRequest): Promise<ProviderResult<T | undefined>> {
+    return this.#observed(operationOf(request), async () => {
+      const token = await this.#accessToken();
+      if (token.kind !== 'answer') return notSent(token);
+      const first = await this.#send<T>(request, token.data);
+      if (!(first.kind === 'refusal' && first.status === 401)) return first;
+      this.#token = undefined;
+      const fresh = await this.#accessToken();
+      return fresh.kind === 'answer' ? this.#send<T>(request, fresh.data) : notSent(fresh);
+    });
   }
 
   /** A call that needs no token (the hosted-page calls the server makes, e.g. authz/generate). */
   anonymous<T>(request: ProviderRequest): Promise<ProviderResult<T | undefined>> {
-    return this.#send<T>(request, undefined);
+    return this.#observed(operationOf(request), () => this.#send<T>(request, undefined));
   }
 
   async #send<T>(
@@ -65,11 +120,12 @@ export class ProviderHttp {
     token: string | undefined,
   ): Promise<ProviderResult<T | undefined>> {
     const { method, path, body, headers = {} } = request;
-    let response: Response;
-    try {
-      response = await fetch(`${this.#options.baseUrl}${path}`, {
+    const exchange = await this.#exchange(
+      { operation: operationOf(request), label: `${method} ${pathOnly(path)}` },
+      request.isIdempotent ?? method === 'GET',
+      `${this.#options.baseUrl}${path}`,
+      {
         method,
-        redirect: 'manual',
         headers: {
           accept: 'application/json',
           ...(token ? { authorization: `Bearer ${token}` } : {}),
@@ -77,12 +133,58 @@ export class ProviderHttp {
           ...headers,
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.#options.timeoutMs),
-      });
-      return readAnswer<T>(response, await response.text());
-    } catch (error) {
-      return unknown(`${method} ${pathOnly(path)}: ${(error as Error).name}`);
+      },
+    );
+    return exchange.kind === 'failed' ? exchange.result : readAnswer<T>(exchange.response, exchange.text);
+  }
+
+  /**
+   * Sends a request, through the breaker, and again while it is idempotent, went unanswered (a
+   * broken connection or a 5xx, not a timeout: that has spent its time already) and attempts are left.
+   */
+  async #exchange(
+    call: { operation: string; label: string },
+    isIdempotent: boolean,
+    url: string,
+    init: RequestInit,
+  ): Promise<Exchange> {
+    const { timeoutMs, retries, retryBackoffMs } = this.#options;
+    const attempts = isIdempotent ? 1 + retries : 1;
+    let last: Exchange | undefined;
+    for (let attempt = 1; ; attempt += 1) {
+      if (!this.#breaker.tryCall()) {
+        this.#observer?.rejected(call.operation);
+        const reason = `${call.label}: not sent, the provider failed repeatedly (circuit open)`;
+        return last ?? { kind: 'failed', result: unknown(reason, { isNotSent: true }) };
+      }
+      let isRetryable: boolean;
+      try {
+        const response = await fetch(url, {
+          ...init,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        last = { kind: 'response', response, text: await response.text() };
+        isRetryable = response.status >= 500;
+        if (isRetryable) this.#breaker.failed();
+        else this.#breaker.succeeded();
+      } catch (error) {
+        this.#breaker.failed();
+        const { name } = error as Error;
+        last = { kind: 'failed', result: unknown(`${call.label}: ${name}`) };
+        isRetryable = name !== 'TimeoutError';
+      }
+      if (!isRetryable || attempt >= attempts) return last;
+      this.#observer?.retried(call.operation);
+      await sleep(retryBackoffMs * 2 ** (attempt - 1) * (1 + Math.random()));
     }
+  }
+
+  async #observed<T>(operation: string, call: () => Promise<ProviderResult<T>>): Promise<ProviderResult<T>> {
+    const startedAt = performance.now();
+    const result = await call();
+    this.#observer?.called(operation, result.kind, (performance.now() - startedAt) / 1000);
+    return result;
   }
 
   async #accessToken(): Promise<ProviderResult<string>> {
@@ -90,33 +192,33 @@ export class ProviderHttp {
       return { kind: 'answer', status: 200, data: this.#token.value };
     }
     // Parallel callers share one token request.
-    this.#tokenRequest ??= this.#requestToken().finally(() => {
+    this.#tokenRequest ??= this.#observed('token', () => this.#requestToken()).finally(() => {
       this.#tokenRequest = undefined;
     });
     return this.#tokenRequest;
   }
 
   async #requestToken(): Promise<ProviderResult<string>> {
-    const { baseUrl, clientId, clientSecret, timeoutMs } = this.#options;
-    let response: Response;
-    let json: { access_token?: unknown; expires_in?: unknown } | null;
-    try {
-      response = await fetch(`${baseUrl}/token-srv/token`, {
+    const { baseUrl, clientId, clientSecret } = this.#options;
+    // A second token request changes nothing at the provider: idempotent.
+    const exchange = await this.#exchange(
+      { operation: 'token', label: 'token' },
+      true,
+      `${baseUrl}/token-srv/token`,
+      {
         method: 'POST',
-        redirect: 'manual',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: new URLSearchParams({
           grant_type: 'client_credentials',
           client_id: clientId,
           client_secret: clientSecret,
         }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      json = (await response.json().catch(() => null)) as typeof json;
-    } catch (error) {
-      return unknown(`token: ${(error as Error).name}`);
-    }
+      },
+    );
+    if (exchange.kind === 'failed') return exchange.result;
+    const { response, text } = exchange;
     if (response.status >= 500) return unknown(`token: HTTP ${response.status}`);
+    const json = parseJson(text) as { access_token?: unknown; expires_in?: unknown } | undefined;
     if (!response.ok || typeof json?.access_token !== 'string') {
       // Nothing else was sent: the admin call behind it is a definite "no".
       return refusal(
@@ -132,6 +234,23 @@ export class ProviderHttp {
     };
     return { kind: 'answer', status: 200, data: json.access_token };
   }
+}
+
+/** Without the token the admin call never went out: an unknown outcome of the token is a certain "not sent". */
+function notSent(token: ProviderRefusal | ProviderUnknown): ProviderRefusal | ProviderUnknown {
+  return token.kind === 'unknown' ? unknown(token.reason, { isNotSent: true }) : token;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function operationOf(request: ProviderRequest): string {
+  return request.operation ?? `${request.method} ${pathOnly(request.path).split('/').slice(0, 3).join('/')}`;
 }
 
 /**

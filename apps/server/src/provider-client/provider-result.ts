@@ -26,6 +26,11 @@ export interface ProviderRefusal {
 export interface ProviderUnknown {
   kind: 'unknown';
   reason: string;
+  /**
+   * Certain that the call never reached the provider: the circuit breaker held it back, or the token
+   * it needed could not be had. Nothing can have changed; such a call may be answered as not done.
+   */
+  isNotSent?: true;
 }
 
 export function answer<T>(data: T, status = 200): ProviderAnswer<T> {
@@ -40,8 +45,8 @@ export function refusal(
   return { kind: 'refusal', status, code: code === undefined ? undefined : String(code), message };
 }
 
-export function unknown(reason: string): ProviderUnknown {
-  return { kind: 'unknown', reason };
+export function unknown(reason: string, options: { isNotSent?: boolean } = {}): ProviderUnknown {
+  return options.isNotSent ? { kind: 'unknown', reason, isNotSent: true } : { kind: 'unknown', reason };
 }
 
 /** A refusal with one of these cidaas codes. */

@@ -26,6 +26,8 @@ export async function registerUser(
     method: 'POST',
     path: '/users-srv/register',
     headers: { requestId: user.requestId },
+    // Never retried: a second request after a lost answer would meet the user the first created.
+    operation: 'register',
     body: {
       email: user.email,
       password: user.password,

@@ -19,6 +19,10 @@ export async function generateRequestId(
   const result = await http.anonymous<{ requestId?: unknown }>({
     method: 'POST',
     path: '/authz-srv/authrequest/authz/generate',
+    operation: 'generate_request_id',
+    // Retried after no answer: a request id the first attempt may have made is never used and
+    // expires on its own (an hour); it changes no account and nothing anybody sees.
+    isIdempotent: true,
     body: {
       client_id: client.clientId,
       redirect_uri: client.redirectUri,

@@ -53,6 +53,8 @@ export async function findUserByEmail(
     method: 'POST',
     path: '/useractions-srv/userexistence',
     body: { email },
+    operation: 'user_existence',
+    isIdempotent: true,
   });
   if (isNotFound(existence)) return answer(null);
   if (existence.kind !== 'answer') return existence;
@@ -67,6 +69,8 @@ async function searchUserByEmail(http: ProviderHttp, email: string): Promise<Pro
     method: 'POST',
     path: '/users-srv/user/search',
     body: { email },
+    operation: 'user_search',
+    isIdempotent: true,
   });
   if (search.kind !== 'answer') return search;
   const wanted = normaliseEmail(email);
@@ -85,13 +89,19 @@ export async function findUserBySub(
   const result = await http.admin<UserData>({
     method: 'GET',
     path: `/users-srv/internal/userinfo/profile/${encodeURIComponent(sub)}`,
+    operation: 'user_by_sub',
   });
   if (isNotFound(result)) return answer(null);
   if (result.kind !== 'answer') return result;
   return answer(userOf(result.data) ?? null);
 }
 
-/** `PATCH /user-srv/users/{sub}/status`. */
+/**
+ * `PATCH /user-srv/users/{sub}/status`. Retried after no answer: it sets a status, it does not
+ * toggle one, so a second request leaves the user as the first did. If the first took effect, the
+ * second is refused (the same status again is a 400 at cidaas), and the caller reads the user again
+ * after a refusal (account-state.ts changeStatus).
+ */
 export function setUserStatus(
   http: ProviderHttp,
   sub: string,
@@ -101,14 +111,21 @@ export function setUserStatus(
     method: 'PATCH',
     path: `/user-srv/users/${encodeURIComponent(sub)}/status`,
     body: { status },
+    operation: 'set_status',
+    isIdempotent: true,
   });
 }
 
-/** Marks the e-mail verified: cidaas's activation of a self-registered user (never VERIFIED again). */
+/**
+ * Marks the e-mail verified: cidaas's activation of a self-registered user (never VERIFIED again).
+ * Retried after no answer: it sets one field to true, which a second request cannot change further.
+ */
 export function markEmailVerified(http: ProviderHttp, sub: string): Promise<ProviderResult<unknown>> {
   return http.admin({
     method: 'PUT',
     path: `/users-srv/user/profile/${encodeURIComponent(sub)}`,
     body: { email_verified: true },
+    operation: 'mark_email_verified',
+    isIdempotent: true,
   });
 }

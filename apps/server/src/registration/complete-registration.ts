@@ -1,10 +1,7 @@
-import type { Kysely } from '@concierge/database';
-import { type ActivationMailContext, issueActivation } from '../activation/issue-activation';
-import type { ServerTables } from '../db/schema';
+import { type ActivationDeps, issueActivation } from '../accounts/issue-activation';
 
-export interface RegistrationDeps extends ActivationMailContext {
-  db: Kysely<ServerTables>;
-}
+/** A registration ends in an activation link and its e-mail: that is all it needs. */
+export type RegistrationDeps = ActivationDeps;
 
 export type CompletionOutcome = 'completed' | 'already_completed' | 'taken_by_another';
 

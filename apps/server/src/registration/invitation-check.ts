@@ -5,8 +5,9 @@ import { AppError } from '../http/errors';
 const MISMATCH = new AppError(
   400,
   'invitation_mismatch',
-  'This invitation does not match the e-mail address and registration code, or it was withdrawn.',
+  'This invitation does not match the e-mail address and registration code.',
 );
+const WITHDRAWN = new AppError(400, 'invitation_withdrawn', 'This invitation was withdrawn.');
 
 /**
  * An invitation binds one code to one e-mail. With invite_id it must exist, be open and name this
@@ -23,11 +24,10 @@ export async function checkInvitation(
       .select(['code', 'email', 'revoked_at'])
       .where('id', '=', input.inviteId.toLowerCase())
       .executeTakeFirst();
+    // The tenant did nothing wrong here: the property manager took the invitation back.
+    if (invitation !== undefined && invitation.revoked_at !== null) throw WITHDRAWN;
     const isMatch =
-      invitation !== undefined &&
-      invitation.revoked_at === null &&
-      invitation.code === input.code &&
-      invitation.email === input.email;
+      invitation !== undefined && invitation.code === input.code && invitation.email === input.email;
     if (!isMatch) throw MISMATCH;
     return;
   }

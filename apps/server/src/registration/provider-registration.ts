@@ -10,8 +10,11 @@ export type ProviderRegistration =
   | { outcome: 'email_taken' }
   /** The tenant's registration setup requires a field the portal does not ask for (cidaas 507). */
   | { outcome: 'field_required'; reason: string }
-  /** Nothing was sent: no fresh request id could be had for the tenant's client. */
-  | { outcome: 'not_sent'; reason: string }
+  /**
+   * Nothing was sent: no fresh request id could be had for the tenant's client (refused, or the
+   * provider did not answer), or the provider client held the call back (`isNotSent`).
+   */
+  | { outcome: 'not_sent'; reason: string; isUnreachable: boolean }
   /** A definite refusal: nothing was created. */
   | { outcome: 'refused'; reason: string }
   /** It may or may not have been created: timeout, broken connection, 5xx or an unreadable answer. */
@@ -29,7 +32,8 @@ export async function registerAtProvider(
 ): Promise<ProviderRegistration> {
   const requestId = await provider.generateRequestId(input.client);
   if (requestId.kind !== 'answer') {
-    return { outcome: 'not_sent', reason: `authz/generate: ${describeResult(requestId)}` };
+    const reason = `authz/generate: ${describeResult(requestId)}`;
+    return { outcome: 'not_sent', reason, isUnreachable: requestId.kind === 'unknown' };
   }
   const result = await provider.registerUser({
     requestId: requestId.data,
@@ -38,7 +42,11 @@ export async function registerAtProvider(
     locale: input.language,
   });
   if (result.kind === 'answer') return { outcome: 'created', sub: result.data.sub };
-  if (result.kind === 'unknown') return { outcome: 'unknown', reason: result.reason };
+  if (result.kind === 'unknown') {
+    // Held back (circuit open, no token): certainly not created, the code need not wait for the reconciler.
+    if (result.isNotSent) return { outcome: 'not_sent', reason: result.reason, isUnreachable: true };
+    return { outcome: 'unknown', reason: result.reason };
+  }
   if (isRefusedWith(result, REQUIRED_FIELD_MISSING)) {
     return { outcome: 'field_required', reason: result.message ?? 'a required field is missing' };
   }

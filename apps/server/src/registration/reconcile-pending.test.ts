@@ -71,7 +71,7 @@ describe('a registration whose provider call has an unknown outcome', () => {
     expect(await codeRow(server.db, code)).toMatchObject({ status: 'used', sub: user.sub });
     const [mail] = await outboxFor(server.db, email);
     expect(mail).toMatchObject({ kind: 'activation' });
-    expect(mail!.subject).toMatch(/^Attivate il vostro conto/);
+    expect(mail!.subject).toMatch(/^Attivate il vostro account/);
     const activations = await server.db
       .selectFrom('activations')
       .selectAll()
@@ -181,7 +181,7 @@ describe('a definite refusal by the provider', () => {
     proxy.isDown = true;
     const response = await register(server.app, { email, code });
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toMatchObject({ error: { code: 'registration_error' } });
+    expect(response.json()).toMatchObject({ error: { code: 'provider_unreachable' } });
     expect(await codeRow(server.db, code)).toMatchObject({ status: 'unused', claimed_email: null });
   });
 });

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { releaseRegistrationCode } from '../accounts/registration-codes';
 import type { ProviderClient } from '../provider-client/provider-client';
 import { describeResult } from '../provider-client/provider-result';
 import { completeRegistration, type RegistrationDeps } from './complete-registration';
-import { releaseRegistrationCode } from './registration-codes';
 
 export interface ReconcileDeps extends RegistrationDeps {
   provider: ProviderClient;

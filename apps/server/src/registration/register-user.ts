@@ -1,6 +1,13 @@
 import { isStrongPassword, type Language, type RegisterUserAnswer } from '@concierge/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError } from '../http/errors';
+import {
+  claimRegistrationCode,
+  findCodeHeldByEmail,
+  findRegistrationCode,
+  type RegistrationCodeRow,
+  releaseRegistrationCode,
+} from '../accounts/registration-codes';
+import { AppError, providerUnreachable } from '../http/errors';
 import { consumeRateLimit } from '../http/rate-limit';
 import type { ProviderClient } from '../provider-client/provider-client';
 import { describeResult } from '../provider-client/provider-result';
@@ -9,13 +16,6 @@ import { type CompletionOutcome, completeRegistration, type RegistrationDeps } f
 import { checkInvitation } from './invitation-check';
 import { PASSWORD_RULE_MESSAGE } from './password-rule';
 import { registerAtProvider } from './provider-registration';
-import {
-  claimRegistrationCode,
-  findCodeHeldByEmail,
-  findRegistrationCode,
-  type RegistrationCodeRow,
-  releaseRegistrationCode,
-} from './registration-codes';
 
 export interface RegisterUserDeps extends RegistrationDeps {
   provider: ProviderClient;
@@ -98,11 +98,14 @@ export async function registerUser(
       );
     case 'not_sent':
       await releaseRegistrationCode(db, { code: input.code, email: input.email });
-      log.warn({ reason: registration.reason }, 'registration: no sign-in request for the tenant');
+      log.warn({ reason: registration.reason }, 'registration: not sent to the provider');
+      if (registration.isUnreachable) {
+        throw providerUnreachable('The identity provider cannot be reached. Please try again later.');
+      }
       throw new AppError(
         503,
         'registration_error',
-        'The identity provider cannot be reached. Please try again later.',
+        'The account cannot be created right now. Please try again later.',
       );
     case 'field_required':
       // The tenant's registration setup at the provider asks for more than the portal does: an
@@ -157,10 +160,13 @@ async function ensureUnknownToProvider(deps: RegisterUserDeps, email: string, co
     return;
   }
   deps.log.warn({ outcome: describeResult(user) }, 'registration: the user look-up failed');
+  if (user.kind === 'unknown') {
+    throw providerUnreachable('The identity provider cannot be reached. Please try again later.');
+  }
   throw new AppError(
-    user.kind === 'unknown' ? 503 : 502,
+    502,
     'registration_error',
-    'The identity provider cannot be reached. Please try again later.',
+    'The account cannot be created right now. Please try again later.',
   );
 }
 

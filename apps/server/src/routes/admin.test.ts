@@ -210,7 +210,7 @@ describe('invitations', () => {
       code: invitation.code,
       invite_id: invitation.id,
     });
-    expect(registration.json()).toMatchObject({ error: { code: 'invitation_mismatch' } });
+    expect(registration.json()).toMatchObject({ error: { code: 'invitation_withdrawn' } });
     expect((await codeRow(server.db, invitation.code)).status).toBe('revoked');
   });
 

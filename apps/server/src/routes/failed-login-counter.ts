@@ -4,9 +4,10 @@ import {
   normaliseEmail,
 } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
+import { LOCKED_COUNTER, readFailedLoginCounter } from '../accounts/failed-login-counters';
 import type { ServerTables } from '../db/schema';
-import { LOCKED_COUNTER, readFailedLoginCounter } from '../failed-logins/failed-login-counters';
 import { AppError } from '../http/errors';
 import { parseInput } from '../http/parse-input';
 import { consumeRateLimit } from '../http/rate-limit';
@@ -31,26 +32,28 @@ const PER_EMAIL = { limit: 20, windowSeconds: 60 };
  * tells whether an account exists (ARCHITECTURE §6).
  */
 export async function failedLoginCounterRoute(app: FastifyInstance, options: FailedLoginCounterOptions) {
-  const { db, registry, portalOrigin } = options;
+  // Under its own path, so that the CORS plugin's hook and its `OPTIONS <prefix>/*` route reach no other route.
+  await app.register(counterRoute, { ...options, prefix: PATH });
+}
 
+async function counterRoute(app: FastifyInstance, { db, registry, portalOrigin }: FailedLoginCounterOptions) {
   // restApiBaseUrl may be another origin than the portal's: then the portal reads it through CORS.
-  function allowPortalOrigin(request: FastifyRequest, reply: FastifyReply) {
-    reply.header('vary', 'Origin');
-    if (request.headers.origin === portalOrigin) reply.header('access-control-allow-origin', portalOrigin);
-  }
-
-  app.options(PATH, async (request, reply) => {
-    allowPortalOrigin(request, reply);
-    return reply
-      .header('access-control-allow-methods', 'GET')
-      .header('access-control-allow-headers', 'accept')
-      .header('access-control-max-age', '600')
-      .status(204)
-      .send();
+  // The hook names the portal (and only the portal) on every answer, the route's refusals included,
+  // with `Vary: Origin`, and answers the preflight itself — after the unsafe-text guard
+  // (preValidation), like every other request.
+  await app.register(cors, {
+    hook: 'preHandler',
+    origin: [portalOrigin],
+    methods: ['GET'],
+    allowedHeaders: ['accept'],
+    maxAge: 600,
+    // Any OPTIONS is answered like a preflight, as browsers never send a malformed one.
+    strictPreflight: false,
   });
+  // The preflight of the path itself (the plugin's own route covers only the paths below it).
+  app.options('', async (_request, reply) => reply.status(204).send());
 
-  app.get(PATH, async (request, reply): Promise<FailedLoginCounterAnswer> => {
-    allowPortalOrigin(request, reply);
+  app.get('', async (request, reply): Promise<FailedLoginCounterAnswer> => {
     reply.header('cache-control', 'no-store');
     const query = parseInput(failedLoginCounterQuerySchema, request.query);
     const email = normaliseEmail(query.email);

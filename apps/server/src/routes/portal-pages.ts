@@ -1,19 +1,9 @@
 import { failure, isLanguage } from '@concierge/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendCompressed } from '../http/compressed-answer';
+import { noteForLog } from '../observability/logging';
 import { renderDocument } from '../ssr/document';
 import { type PageStateContext, pageStateFor, pageStateWithTenant } from '../ssr/page-state';
-
-// spec §2: the portal's routes; the server renders them all, the portal decides what each shows.
-export const PORTAL_ROUTES = [
-  '/login',
-  '/register',
-  '/verification-complete',
-  '/password-reset-init',
-  '/password-set',
-  '/password-set-success',
-  '/resend-account-activation-email',
-];
 
 /**
  * Pages whose URL carries a one-time token (reset ids, verification id): no cache, shared or the
@@ -32,6 +22,8 @@ export async function renderPortalPage(
   const redirect = build.bundle.pageRedirect(path, queryStart === -1 ? '' : request.url.slice(queryStart));
   if (redirect) return reply.redirect(redirect, 302);
   const state = await pageStateWithTenant(request, context);
+  // Also a tenant recovered from the request id, which the query does not name.
+  if (state.tenant.isRequested) noteForLog(request, { tenant: state.tenant.subdomain });
   const page = await build.bundle.renderPage(request.url, state);
   const { stylesheetUrl } = state.tenant.design;
   const html = renderDocument({
@@ -59,7 +51,8 @@ export async function portalPageRoutes(app: FastifyInstance, context: PageStateC
     const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
     return reply.redirect(`/login${query}`, 302);
   });
-  for (const path of PORTAL_ROUTES) {
+  // spec §2: the portal's routes, as its bundle lists them; the portal decides what each shows.
+  for (const { path } of context.build.bundle.routes) {
     app.get(path, (request, reply) => renderPortalPage(context, request, reply));
   }
   // Texts of other pages, for navigation inside the browser: /messages/de?namespaces=register,terms

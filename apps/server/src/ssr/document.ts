@@ -1,4 +1,4 @@
-import type { Language } from '@concierge/contracts';
+import { escapeHtml, type Language } from '@concierge/contracts';
 
 export interface DocumentParts {
   language: Language;
@@ -10,9 +10,6 @@ export interface DocumentParts {
   stylesheets: string[];
   preloads: string[];
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 /**
  * The page around the server-rendered app. No inline script: the state travels as a JSON data

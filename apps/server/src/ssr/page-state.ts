@@ -1,7 +1,8 @@
-import { type Language, type PortalTenant, pickLanguage, type RuntimeConfig } from '@concierge/contracts';
+import { isLanguage, type PortalPageState, pickLanguage, type RuntimeConfig } from '@concierge/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { SignInRequests } from '../tenants/sign-in-requests';
 import type { TenantRegistry } from '../tenants/tenant-registry';
+import type { PageSignInRequests } from './page-sign-in-request';
 import type { PortalBuild } from './portal-bundle';
 
 export interface PageStateContext {
@@ -9,13 +10,7 @@ export interface PageStateContext {
   runtime: RuntimeConfig;
   registry: TenantRegistry;
   signInRequests: SignInRequests;
-}
-
-export interface ServerPageState {
-  config: RuntimeConfig;
-  tenant: PortalTenant;
-  language: Language;
-  messages: unknown;
+  pageSignInRequests: PageSignInRequests;
 }
 
 /** /page-state.json answers for the page named by its `path` parameter (the page that asks). */
@@ -33,14 +28,18 @@ export function pageStateFor(
   request: FastifyRequest,
   { build, runtime, registry }: PageStateContext,
   recoveredSubdomain?: string,
-): ServerPageState {
+): PortalPageState {
   const query = request.query as Record<string, unknown>;
   const tenant = registry.resolve({
     subdomain: recoveredSubdomain ?? query.subdomain,
     host: request.hostname,
     fallbackEnvironment: runtime.env,
   });
-  const language = pickLanguage(request.headers['accept-language']);
+  // cidaas's hosted-page parameter `lang` (empty as cidaas sends it), or the page's language switcher.
+  const language =
+    typeof query.lang === 'string' && isLanguage(query.lang)
+      ? query.lang
+      : pickLanguage(request.headers['accept-language']);
   const pathname = request.url.split('?', 1)[0]!;
   return {
     config: { ...runtime, env: tenant.environment },
@@ -54,20 +53,25 @@ export function pageStateFor(
 }
 
 /**
- * The page's tenant, also after a failed sign-in: cidaas sends the visitor back with the request id
- * but without `subdomain`, so a request id seen before with a tenant brings that tenant back; one
- * seen now with a tenant is remembered for then.
+ * The state a page is rendered with. The page's tenant, also after a failed sign-in: cidaas sends
+ * the visitor back with the request id but without `subdomain`, so a request id seen before with a
+ * tenant brings that tenant back; one seen now with a tenant is remembered for then. Pages that
+ * work with a sign-in request get it checked (page-sign-in-request.ts).
  */
 export async function pageStateWithTenant(
   request: FastifyRequest,
   context: PageStateContext,
-): Promise<ServerPageState> {
-  const { requestId } = request.query as Record<string, unknown>;
-  const state = pageStateFor(request, context);
-  if (state.tenant.isRequested) {
-    await context.signInRequests.remember(requestId, state.tenant.subdomain);
-    return state;
-  }
-  const recovered = await context.signInRequests.tenantOf(requestId);
-  return recovered ? pageStateFor(request, context, recovered) : state;
+): Promise<PortalPageState> {
+  const { requestId, error } = request.query as Record<string, unknown>;
+  const first = pageStateFor(request, context);
+  const recovered = first.tenant.isRequested ? undefined : await context.signInRequests.tenantOf(requestId);
+  const state = recovered ? pageStateFor(request, context, recovered) : first;
+  if (state.tenant.isRequested) await context.signInRequests.remember(requestId, state.tenant.subdomain);
+  const pathname = request.url.split('?', 1)[0]!;
+  if (!context.build.bundle.needsSignInRequest(pathname)) return state;
+  const [signInRequest, tenantInfo] = await Promise.all([
+    context.pageSignInRequests.forPage(requestId, error !== undefined),
+    context.pageSignInRequests.tenantInfo(),
+  ]);
+  return { ...state, signInRequest, tenantInfo };
 }

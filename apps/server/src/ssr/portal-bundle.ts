@@ -1,25 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Language } from '@concierge/contracts';
-
-/** What the portal's server bundle (apps/portal/src/entry-server.tsx) exports, as this server uses it. */
-export interface PortalServerBundle {
-  /** Every page module loaded; renderPage needs no further import after it. */
-  pagesReady(): Promise<unknown>;
-  renderPage(
-    url: string,
-    state: { config: unknown; language: Language; messages: unknown },
-  ): Promise<{ html: string; title: string; pageSource: string; isNotFound: boolean }>;
-  /** The texts one page needs (`common` and the route's parts), inlined into it. */
-  messagesFor(pathname: string, language: Language): unknown;
-  /** Named parts of a dictionary, for a page reached in the browser; null when a name is unknown. */
-  messageParts(language: Language, names: string[]): unknown | null;
-  /** Where a URL must go before it renders (a 302), or null. */
-  pageRedirect(pathname: string, search: string): string | null;
-  serialisePageState(state: unknown): string;
-  PAGE_STATE_ELEMENT_ID: string;
-}
+import type { PortalServerBundle } from '@concierge/contracts';
 
 interface ManifestChunk {
   file: string;
@@ -54,10 +36,17 @@ export async function loadPortalBuild(distDir: string): Promise<PortalBuild> {
   const manifest = JSON.parse(manifestText) as Record<string, ManifestChunk>;
   const entry = manifest[ENTRY];
   if (!entry) throw new Error(`The portal manifest has no ${ENTRY}`);
+  // The bundle's exports are PortalServerBundle: the portal checks that at its typecheck (entry-server.seam.ts).
   const bundle = (await import(
     pathToFileURL(join(distDir, 'server', 'entry-server.js')).href
   )) as PortalServerBundle;
   await bundle.pagesReady();
+  // A page whose chunk the manifest does not name would render without its preloads: say so at start.
+  const unknownSources = bundle.routes.filter((route) => !manifest[route.source]);
+  if (unknownSources.length > 0) {
+    const names = unknownSources.map((route) => `${route.path} (${route.source})`).join(', ');
+    throw new Error(`The portal manifest has no chunk for ${names}: rebuild the portal ("npm run build").`);
+  }
 
   const chunkFiles = (key: string, seen = new Set<string>()): string[] => {
     const chunk = manifest[key];

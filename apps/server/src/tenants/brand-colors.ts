@@ -1,3 +1,4 @@
+import { contrastRatio, readableTextColor } from '@concierge/contracts';
 import { generateColors } from '@mantine/colors-generator';
 import chroma from 'chroma-js';
 
@@ -8,9 +9,17 @@ export interface BrandColors {
   primaryContrastText: '#000000' | '#ffffff';
   /** The brand colour's shade that reads as text on white (links), at WCAG AA contrast. */
   linkColor: string;
+  /** A brand-tinted grey for field and checkbox borders: 3:1 on white (WCAG 1.4.11), no darker. */
+  borderColor: string;
+  /** The brand's shade for focus rings and ticked boxes: 3:1 on white (WCAG 1.4.11, 2.4.7). */
+  focusRingColor: string;
 }
 
 const AA_NORMAL_TEXT = 4.5;
+/** WCAG 1.4.11: the parts of a control needed to see it, and its focus, against what is beside them. */
+const AA_NON_TEXT = 3;
+/** The grey the borders start from (Mantine's gray.5): the brand tints it, contrast settles its lightness. */
+const BORDER_GREY = '#adb5bd';
 
 /**
  * One brand colour → the 10 shades Mantine expects, and the colours that keep text readable on and
@@ -26,14 +35,25 @@ export function deriveBrandColors(primaryColor: string): BrandColors {
     0,
   );
   const filled = shades[primaryShade]!;
-  const primaryContrastText =
-    chroma.contrast(filled, '#ffffff') >= chroma.contrast(filled, '#000000') ? '#ffffff' : '#000000';
+  const primaryContrastText = readableTextColor(filled);
   const linkColor =
-    shades.slice(primaryShade).find((shade) => chroma.contrast(shade, '#ffffff') >= AA_NORMAL_TEXT) ??
+    shades.slice(primaryShade).find((shade) => contrastRatio(shade, '#ffffff') >= AA_NORMAL_TEXT) ??
     chroma(shades[9]!).darken(1.5).hex();
-  return { shades, primaryShade, primaryContrastText, linkColor };
+  // Focus rings and ticked boxes: the brand itself where it is dark enough, else its next darker shade.
+  const focusRingColor =
+    shades.slice(primaryShade).find((shade) => contrastRatio(shade, '#ffffff') >= AA_NON_TEXT) ??
+    darkenUntil(shades[9]!, AA_NON_TEXT);
+  // Borders: a grey with a fifth of the brand's darkest shade in it, darkened just to 3:1, so that
+  // fields stay quiet next to the brand-coloured focus ring and button.
+  const borderColor = darkenUntil(chroma.mix(BORDER_GREY, shades[9]!, 0.2, 'rgb').hex(), AA_NON_TEXT);
+  return { shades, primaryShade, primaryContrastText, linkColor, borderColor, focusRingColor };
 }
 
-export function contrastRatio(a: string, b: string): number {
-  return chroma.contrast(a, b);
+/** The colour, darkened in small steps until it reaches the contrast on white (checked on the hex it ends as). */
+function darkenUntil(color: string, ratio: number): string {
+  let hex = chroma(color).hex();
+  for (let step = 0; contrastRatio(hex, '#ffffff') < ratio && step < 100; step += 1) {
+    hex = chroma(hex).darken(0.05).hex();
+  }
+  return hex;
 }

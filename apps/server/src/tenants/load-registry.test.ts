@@ -82,12 +82,32 @@ describe('loadTenantRegistry', () => {
       /tenant "demo", field brand\.themePreset/,
     ],
     [
+      'a contact phone that is no phone number',
+      (r: EditableRegistry) => ((r.tenants[0]!.contact as { phone: string }).phone = 'call us'),
+      /tenant "demo", field contact\.phone/,
+    ],
+    [
+      'office hours missing a language',
+      (r: EditableRegistry) =>
+        delete (r.tenants[0]!.contact as { officeHours: Record<string, string> }).officeHours.it,
+      /tenant "demo", field contact\.officeHours\.it/,
+    ],
+    [
       'a default tenant that does not exist',
       (r: EditableRegistry) => (r.defaultTenants.prod = 'nobody'),
       /defaultTenants\.prod: no tenant "nobody"/,
     ],
   ])('stops with a message naming the tenant and field for %s', async (_what, change, message) => {
     await expect(loadTenantRegistry(registryWith(change))).rejects.toThrow(message);
+  });
+
+  it("gives pages the property manager's contact of a tenant that has one", async () => {
+    const registry = await loadTenantRegistry(join(shipped, 'tenants.json'));
+    const demo = registry.resolve({ subdomain: 'demo', host: undefined, fallbackEnvironment: 'dev' });
+    expect(demo.contact).toMatchObject({ name: 'Demo Immobilien AG', phone: '+41 44 123 45 67' });
+    expect(demo.contact?.officeHours?.fr).toMatch(/lundi/);
+    const it2 = registry.resolve({ subdomain: 'it2', host: undefined, fallbackEnvironment: 'dev' });
+    expect(it2.contact).toBeUndefined();
   });
 
   it('says so when the file is not JSON', async () => {

@@ -31,6 +31,26 @@ const tenantSchema = z.strictObject({
     stylesheet: stylesheetPath.optional(),
     themePreset: z.enum(THEME_PRESETS).default('default'),
   }),
+  /** The property manager's contact, shown on every page of the tenant. */
+  contact: z
+    .strictObject({
+      name: z.string().trim().min(1).max(100),
+      phone: z
+        .string()
+        .regex(/^\+?[0-9][0-9 ()/-]{5,29}$/, 'must be a phone number like +41 44 123 45 67')
+        .optional(),
+      email: z.email().max(254).optional(),
+      /** In every language the portal speaks, e.g. { "de": "Mo–Fr 8–12 Uhr", … }. */
+      officeHours: z
+        .strictObject({
+          de: z.string().trim().min(1).max(200),
+          fr: z.string().trim().min(1).max(200),
+          it: z.string().trim().min(1).max(200),
+          en: z.string().trim().min(1).max(200),
+        })
+        .optional(),
+    })
+    .optional(),
   flags: z
     .strictObject({
       hideRegisterLoginLink: z.boolean().default(false),

@@ -71,6 +71,7 @@ export class TenantRegistry {
       loginRedirectUri: loginRedirectUriOf(entry),
       design: this.design(entry),
       flags: entry.flags,
+      ...(entry.contact ? { contact: entry.contact } : {}),
     };
   }
 
@@ -87,6 +88,8 @@ export class TenantRegistry {
       primaryShade: colors.primaryShade,
       primaryContrastText: colors.primaryContrastText,
       linkColor: colors.linkColor,
+      borderColor: colors.borderColor,
+      focusRingColor: colors.focusRingColor,
       themePreset: entry.brand.themePreset,
       logoUrl: `/logo/brand.jpg?${query}`,
       stylesheetUrl: entry.brand.stylesheet ? `/css/brand.css?${query}` : null,

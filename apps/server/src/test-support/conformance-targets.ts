@@ -14,6 +14,11 @@ export interface ConformanceTarget {
   signInClient: SignInClient;
   /** The ids of the reset link the provider e-mailed last to this address; undefined where unreadable. */
   resetLink?(email: string): Promise<{ rprq: string; exchangeId: string } | undefined>;
+  /**
+   * Whether its sign-in client gets tokens through the hosted-page login (code flow with PKCE,
+   * sign-in-tokens.ts); the double answers the login but has no token endpoint for it.
+   */
+  signsIn?: boolean;
   /** Request ids that are no longer valid at this provider. */
   expiredRequestId(): Promise<string>;
   close(): Promise<void>;
@@ -28,14 +33,11 @@ export async function embeddedTarget(): Promise<ConformanceTarget> {
   return {
     client: new ProviderClient({ baseUrl: provider.url, ...TEST_ADMIN_CLIENT }),
     signInClient: DEMO_SIGN_IN,
+    signsIn: true,
     async resetLink(email) {
       const mail = await sink.waitFor(email);
       const href = /https?:\/\/\S+password-set\?[^\s"<>)]+/.exec(mail.text)?.[0];
-      if (!href) return undefined;
-      const query = new URL(href.replaceAll('&amp;', '&')).searchParams;
-      const exchangeId = query.get('exchangeId') ?? query.get('exchangeid');
-      const rprq = query.get('rprq');
-      return exchangeId && rprq ? { rprq, exchangeId } : undefined;
+      return href ? resetIdsOf(href.replaceAll('&amp;', '&')) : undefined;
     },
     // The embedded provider's request ids are interaction ids: one it never issued is as good as gone.
     expiredRequestId: async () => 'no-such-interaction-0000',
@@ -86,6 +88,13 @@ export const REAL_CIDAAS_VARIABLES = [
   'CIDAAS_SIGN_IN_REDIRECT_URI',
 ] as const;
 
+/**
+ * Optional: the JSON API of a mail catcher (apps/mail-catcher, `GET /api/messages?to=`) that receives
+ * the tenant's e-mails. Without it the tenant's reset e-mails go to real mailboxes, and the cases that
+ * need a reset link are skipped.
+ */
+export const REAL_CIDAAS_MAIL_CATCHER_VARIABLE = 'CIDAAS_MAIL_CATCHER_URL';
+
 export function isRealCidaasConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
   return REAL_CIDAAS_VARIABLES.every((name) => Boolean(env[name]));
 }
@@ -102,11 +111,44 @@ export async function realCidaasTarget(env: NodeJS.ProcessEnv = process.env): Pr
     clientSecret: env.CIDAAS_CLIENT_SECRET!,
     timeoutMs: 15_000,
   });
+  const mailCatcher = env[REAL_CIDAAS_MAIL_CATCHER_VARIABLE];
   return {
     client,
     signInClient,
+    signsIn: true,
+    ...(mailCatcher ? { resetLink: (email: string) => caughtResetLink(mailCatcher, email) } : {}),
     // Recorded: an unknown request id is answered like an expired one (10001).
     expiredRequestId: async () => '00000000-0000-4000-8000-000000000000',
     close: async () => undefined,
   };
+}
+
+/** The reset ids of a link: `rprq` and the exchange id in either spelling (cidaas-facts.md). */
+function resetIdsOf(href: string): { rprq: string; exchangeId: string } | undefined {
+  if (!URL.canParse(href)) return undefined;
+  const query = new URL(href).searchParams;
+  const exchangeId = query.get('exchangeId') ?? query.get('exchangeid');
+  const rprq = query.get('rprq');
+  return exchangeId && rprq ? { rprq, exchangeId } : undefined;
+}
+
+/** The newest reset link the mail catcher has for this address, waiting up to a minute for it. */
+async function caughtResetLink(
+  catcherUrl: string,
+  email: string,
+): Promise<{ rprq: string; exchangeId: string } | undefined> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const response = await fetch(new URL(`/api/messages?to=${encodeURIComponent(email)}`, catcherUrl));
+    const messages = response.ok ? ((await response.json()) as { links?: string[] }[]) : [];
+    // Newest first (apps/mail-catcher).
+    for (const message of messages) {
+      for (const link of message.links ?? []) {
+        const ids = resetIdsOf(link);
+        if (ids) return ids;
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  return undefined;
 }

@@ -5,20 +5,28 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createThrowAwayDatabase, databaseLocationFromEnv } from '@concierge/database';
 import { freePort } from '@concierge/test-support';
+import { buildNodeApps, nodeArguments } from '../../../../scripts/build-node-apps.mjs';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 export const TEST_ADMIN_CLIENT = { clientId: 'concierge-server', clientSecret: 'server-test-admin-secret' };
 
 export interface EmbeddedProvider {
   url: string;
+  /** What it wrote to standard output (its log lines), when started with `captureLog`. */
+  log(): string;
   stop(): Promise<void>;
 }
 
 /**
  * The real embedded provider in its own process, as the server meets it in production (over HTTP,
- * never imported). It keeps its data in a throw-away database on the test run's PostgreSQL.
+ * never imported). It keeps its data in a throw-away database on the test run's PostgreSQL. It runs
+ * compiled, as `npm start` and the browser tests run it, rebuilt first when its sources changed.
  */
-export async function startEmbeddedProvider(env: Record<string, string> = {}): Promise<EmbeddedProvider> {
+export async function startEmbeddedProvider(
+  env: Record<string, string> = {},
+  options: { captureLog?: boolean } = {},
+): Promise<EmbeddedProvider> {
+  await buildNodeApps({ apps: ['provider'], ifStale: true, quiet: true });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'server-test-provider-'));
@@ -26,21 +34,29 @@ export async function startEmbeddedProvider(env: Record<string, string> = {}): P
   writeFileSync(clientsFile, JSON.stringify(registryClients()));
   // A database of its own: the provider's schema name is fixed, and other files start providers too.
   const database = await createThrowAwayDatabase(databaseLocationFromEnv().url, 'provider_test');
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/provider/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: database.url,
-      PROVIDER_PORT: String(port),
-      PROVIDER_URL: url,
-      DATA_DIR: dataDir,
-      PROVIDER_ADMIN_CLIENT_ID: TEST_ADMIN_CLIENT.clientId,
-      PROVIDER_ADMIN_CLIENT_SECRET: TEST_ADMIN_CLIENT.clientSecret,
-      PROVIDER_CLIENTS_FILE: clientsFile,
-      LOG_LEVEL: 'warn',
-      ...env,
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--enable-source-maps', ...nodeArguments('provider')],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        PROVIDER_PORT: String(port),
+        PROVIDER_URL: url,
+        DATA_DIR: dataDir,
+        PROVIDER_ADMIN_CLIENT_ID: TEST_ADMIN_CLIENT.clientId,
+        PROVIDER_ADMIN_CLIENT_SECRET: TEST_ADMIN_CLIENT.clientSecret,
+        PROVIDER_CLIENTS_FILE: clientsFile,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', options.captureLog ? 'pipe' : 'ignore', 'pipe'],
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  );
+  let stdout = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -57,7 +73,7 @@ export async function startEmbeddedProvider(env: Record<string, string> = {}): P
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the embedded provider exited: ${stderr}`);
     try {
-      if ((await fetch(`${url}/healthz`)).ok) return { url, stop };
+      if ((await fetch(`${url}/healthz`)).ok) return { url, log: () => stdout, stop };
     } catch {
       // not listening yet
     }

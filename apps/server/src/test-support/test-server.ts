@@ -6,6 +6,7 @@ import { loadConfig } from '../config';
 import { migrations, SERVER_SCHEMA } from '../db/migrations';
 import type { ServerTables } from '../db/schema';
 import { createMailTransport } from '../mail/mail-transport';
+import { ServerMetrics } from '../observability/metrics';
 import { ProviderClient } from '../provider-client/provider-client';
 import { loadPortalBuild } from '../ssr/portal-bundle';
 import { loadTenantRegistry } from '../tenants/load-registry';
@@ -16,6 +17,8 @@ export interface TestServerOptions {
   provider?: true | { url: string; timeoutMs?: number };
   /** true: a real SMTP catcher of its own (smtp-server), closed on close; or this SMTP URL. */
   smtp?: true | { url: string };
+  /** Where the server's log lines go (JSON, as in production), instead of standard output. */
+  logStream?: { write(line: string): void };
 }
 
 /** The real server on a real database (a schema of its own on the test run's PostgreSQL) and the built portal. */
@@ -36,12 +39,15 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}),
     ...env,
   });
+  const metrics = new ServerMetrics();
   const provider = new ProviderClient({
     baseUrl: config.providerUrl,
     ...config.providerAdmin,
+    ...config.providerCalls,
     ...(typeof options.provider === 'object' && options.provider.timeoutMs
       ? { timeoutMs: options.provider.timeoutMs }
       : {}),
+    observer: metrics.providerCallObserver,
   });
   const database = await openTestDatabase<ServerTables>(SERVER_SCHEMA, migrations);
   const registry = await loadTenantRegistry(config.tenantsFile);
@@ -51,6 +57,8 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     registry,
     provider,
     mailTransport: createMailTransport(config.mail),
+    metrics,
+    logStream: options.logStream,
   });
   return {
     app,

@@ -29,44 +29,48 @@ export function TermsOfUseModal({ opened, onClose, onAccept }: TermsOfUseModalPr
   const { t } = useTranslation();
   const isPhone = useMediaQuery('(max-width: 36em)');
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={t('terms.title')}
-      size="lg"
-      fullScreen={isPhone}
-      closeButtonProps={{ 'aria-label': t('terms.close') }}
-    >
-      <Stack gap="md">
-        <Text>{t('terms.intro')}</Text>
-        {SECTIONS.map((section) => (
-          <section key={section}>
-            <Title order={3} size="h4" mb="xs">
-              {t(`terms.sections.${section}.title`)}
-            </Title>
-            {t(`terms.sections.${section}.body`)
-              .split(/\n\s*\n/)
-              .map((paragraph) => (
-                <Text key={paragraph} mb="xs">
-                  {paragraph}
-                </Text>
-              ))}
-          </section>
-        ))}
-        <Group justify="flex-end" gap="sm" mt="sm">
-          <Button variant="default" onClick={onClose}>
-            {t('terms.close')}
-          </Button>
-          <Button
-            onClick={() => {
-              onAccept();
-              onClose();
-            }}
-          >
-            {t('terms.accept')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <Modal.Root opened={opened} onClose={onClose} size="lg" fullScreen={isPhone}>
+      <Modal.Overlay />
+      <Modal.Content>
+        <Modal.Header>
+          <Modal.Title>{t('terms.title')}</Modal.Title>
+          <Modal.CloseButton aria-label={t('terms.close')} />
+        </Modal.Header>
+        {/* The dialog's description (aria-describedby) is the body: only the short introduction,
+            so that a screen reader reads the title and one sentence, not the whole terms. */}
+        <Modal.Body>
+          <Text>{t('terms.intro')}</Text>
+        </Modal.Body>
+        <Stack gap="md" className="terms-text">
+          {SECTIONS.map((section) => (
+            <section key={section}>
+              <Title order={3} size="h4" mb="xs">
+                {t(`terms.sections.${section}.title`)}
+              </Title>
+              {t(`terms.sections.${section}.body`)
+                .split(/\n\s*\n/)
+                .map((paragraph) => (
+                  <Text key={paragraph} mb="xs">
+                    {paragraph}
+                  </Text>
+                ))}
+            </section>
+          ))}
+          <Group justify="flex-end" gap="sm" mt="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('terms.close')}
+            </Button>
+            <Button
+              onClick={() => {
+                onAccept();
+                onClose();
+              }}
+            >
+              {t('terms.accept')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal.Content>
+    </Modal.Root>
   );
 }

@@ -38,7 +38,7 @@ afterEach(() => {
 });
 
 async function fillAndSubmit(email: string, password: string) {
-  await userEvent.type(screen.getByLabelText(/E-mail address/), email);
+  await userEvent.type(screen.getByLabelText(/Email address/), email);
   await userEvent.type(screen.getByLabelText(/^Password/), password);
   await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
 }
@@ -48,9 +48,9 @@ describe('login page', () => {
     stubFetch(provider);
     const { container } = await renderPage('/login?requestId=req-1');
     const form = container.querySelector('form')!;
-    expect(form.getAttribute('action')).toBe('http://provider.test/login-srv/login');
+    await waitFor(() => expect(form.getAttribute('action')).toBe('http://provider.test/login-srv/login'));
     expect(form.getAttribute('method')).toBe('post');
-    expect(screen.getByLabelText(/E-mail address/)).toHaveAttribute('name', 'username');
+    expect(screen.getByLabelText(/Email address/)).toHaveAttribute('name', 'username');
     expect(screen.getByLabelText(/^Password/)).toHaveAttribute('name', 'password');
     expect(container.querySelector('input[name="requestId"]')).toHaveValue('req-1');
     expect(container.querySelector('input[name="username_type"]')).toHaveValue('email');
@@ -60,7 +60,7 @@ describe('login page', () => {
     stubFetch(provider);
     await renderPage('/login?requestId=r&error=access_denied&error_description=<b>evil</b>', 'de');
     expect(screen.getByRole('alert')).toHaveTextContent(
-      'Dem Benutzer fehlen die erforderlichen Berechtigungen',
+      'Für Sie ist noch kein Zugang zu dieser Anwendung eingerichtet',
     );
     expect(document.body).not.toHaveTextContent('evil');
   });
@@ -72,11 +72,11 @@ describe('login page', () => {
   });
 
   it.each([
-    [0, 'Incorrect username or password'],
+    [0, 'Incorrect email address or password.'],
     [1, 'You have two more attempts'],
     [2, 'You have one more attempt'],
-    [3, 'The user account is locked'],
-    [7, 'The user account is locked'],
+    [3, 'Your account is locked.'],
+    [7, 'Your account is locked.'],
   ])('after a wrong password with the failed counter at %i says "%s"', async (counter, message) => {
     const fetchMock = stubFetch({ ...provider, '/user-login-failed-counter': () => [{ counter }] });
     await renderPage(
@@ -113,9 +113,7 @@ describe('login page', () => {
   it('shows the locked message in German with the way out through "forgot password"', async () => {
     stubFetch({ ...provider, '/user-login-failed-counter': () => [{ counter: 3 }] });
     await renderPage('/login?requestId=r&error=invalid_username_password&username=anna%40example.ch', 'de');
-    await waitFor(() =>
-      expect(screen.getByRole('alert')).toHaveTextContent('Das Benutzerkonto ist gesperrt'),
-    );
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Ihr Konto ist gesperrt.'));
     expect(screen.getByRole('link', { name: 'Passwort vergessen oder Konto gesperrt?' })).toBeInTheDocument();
   });
 
@@ -129,19 +127,19 @@ describe('login page', () => {
         expect.anything(),
       ),
     );
-    expect(screen.getByRole('alert')).toHaveTextContent('Incorrect username or password');
+    expect(screen.getByRole('alert')).toHaveTextContent('Incorrect email address or password.');
     await act(async () => {
       counter.settle(new Response('', { status: 503 }));
       // The page refines its message as soon as its read of the counter settles; here with none.
       await expect(vi.mocked(fetchFailedLoginCounter).mock.results.at(-1)?.value).resolves.toBeNull();
     });
-    expect(screen.getByRole('alert')).toHaveTextContent('Incorrect username or password');
+    expect(screen.getByRole('alert')).toHaveTextContent('Incorrect email address or password.');
   });
 
   it('prefills the e-mail from username and trims what is typed', async () => {
     stubFetch(provider);
     await renderPage('/login?requestId=r&username=anna%40example.ch');
-    const email = screen.getByLabelText(/E-mail address/);
+    const email = screen.getByLabelText(/Email address/);
     expect(email).toHaveValue('anna@example.ch');
     await userEvent.clear(email);
     await userEvent.type(email, '  bob@example.ch ');
@@ -152,10 +150,10 @@ describe('login page', () => {
     const fetchMock = stubFetch(provider);
     await renderPage('/login?requestId=r');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(screen.getByText('Please enter your e-mail address.')).toBeInTheDocument();
+    expect(screen.getByText('Please enter your email address.')).toBeInTheDocument();
     expect(screen.getByText('Please enter your password.')).toBeInTheDocument();
-    expect(screen.getByLabelText(/E-mail address/)).toHaveFocus();
-    expect(screen.getByLabelText(/E-mail address/)).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText(/Email address/)).toHaveFocus();
+    expect(screen.getByLabelText(/Email address/)).toHaveAttribute('aria-invalid', 'true');
     expect(fetchMock.mock.calls.some(([url]) => String(url).includes('userexistence'))).toBe(false);
   });
 
@@ -186,6 +184,70 @@ describe('login page', () => {
 });
 
 describe('the sign-in request behind the page', () => {
+  it('works from the first frame with the request the server rendered it with, asking nothing after load', async () => {
+    const fetchMock = stubFetch(provider);
+    const { container } = await renderPage('/login?subdomain=demo&requestId=expired', 'en', testTenant, {
+      requestId: 'from-server',
+      clientInfo: { client_name: 'Demo' },
+    });
+    const form = container.querySelector('form')!;
+    expect(form.getAttribute('action')).toBe('http://provider.test/login-srv/login');
+    expect(container.querySelector('input[name="requestId"]')).toHaveValue('from-server');
+    // The address takes the server's request id in place of the expired one.
+    const link = await screen.findByRole('link', { name: /Forgot your password/ });
+    await waitFor(() =>
+      expect(link.getAttribute('href')).toBe('/password-reset-init?subdomain=demo&requestId=from-server'),
+    );
+    const providerCalls = fetchMock.mock.calls.filter(([url]) => String(url).includes('provider.test'));
+    expect(providerCalls.map(([url]) => String(url))).toEqual([
+      'http://provider.test/public-srv/tenantinfo/basic',
+    ]);
+  });
+
+  it('sends the form to the server, not to the provider, while it has no request', async () => {
+    const clientInfo = pendingAnswer();
+    stubFetch({ ...provider, '/public-srv/public/': () => clientInfo.promise });
+    const { container } = await renderPage('/login?subdomain=demo&requestId=r9');
+    expect(container.querySelector('form')!.getAttribute('action')).toBe(
+      '/login?subdomain=demo&requestId=r9',
+    );
+    clientInfo.settle(jsonAnswer(200, clientInfoAnswer()));
+    await waitFor(() =>
+      expect(container.querySelector('form')!.getAttribute('action')).toBe(
+        'http://provider.test/login-srv/login',
+      ),
+    );
+  });
+
+  it('signs in when Enter is pressed before the request is checked: it waits for the check', async () => {
+    const clientInfo = pendingAnswer();
+    stubFetch({ ...provider, '/public-srv/public/': () => clientInfo.promise });
+    await renderPage('/login?subdomain=demo&requestId=slow');
+    await userEvent.type(screen.getByLabelText(/Email address/), 'anna@example.ch');
+    await userEvent.type(screen.getByLabelText(/^Password/), 'secret{Enter}');
+    expect(submit).not.toHaveBeenCalled();
+    clientInfo.settle(jsonAnswer(200, clientInfoAnswer()));
+    await waitFor(() => expect(submit).toHaveBeenCalledTimes(1));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it("never uses another tenant's request id remembered in the same tab", async () => {
+    const fetchMock = stubFetch({
+      ...provider,
+      'POST /authz-srv/authrequest/authz/generate': () => ({
+        success: true,
+        status: 200,
+        data: { requestId: 'fresh-r5' },
+      }),
+    });
+    window.sessionStorage.setItem('concierge.requestId.demo', 'demo-request');
+    const r5 = { ...testTenant, subdomain: 'r5', clientId: 'r5-client' };
+    const { container } = await renderPage('/login?subdomain=r5', 'en', r5);
+    await waitFor(() => expect(container.querySelector('input[name="requestId"]')).toHaveValue('fresh-r5'));
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('demo-request'))).toBe(false);
+    expect(window.sessionStorage.getItem('concierge.requestId.r5')).toBe('fresh-r5');
+  });
+
   it('gets a fresh request id from the provider when the page has none, and posts with it', async () => {
     const fetchMock = stubFetch({
       ...provider,
@@ -231,7 +293,7 @@ describe('the sign-in request behind the page', () => {
 
   it('appends the subdomain and the request id to the query when they are missing', async () => {
     stubFetch(provider);
-    window.sessionStorage.setItem('concierge.requestId', 'remembered-1');
+    window.sessionStorage.setItem('concierge.requestId.demo', 'remembered-1');
     await renderPage('/login');
     const link = await screen.findByRole('link', { name: /Forgot your password/ });
     await waitFor(() =>
@@ -332,7 +394,7 @@ describe('the sign-in request behind the page', () => {
     await act(async () => {
       clientInfo.settle(jsonAnswer(200, cidaasClientInfo()));
       // The page remembers the request id for the tab in the step that takes the client info in.
-      await vi.waitFor(() => expect(window.sessionStorage.getItem('concierge.requestId')).toBe('r4'), {
+      await vi.waitFor(() => expect(window.sessionStorage.getItem('concierge.requestId.demo')).toBe('r4'), {
         interval: 5,
       });
     });

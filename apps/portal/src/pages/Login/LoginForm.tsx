@@ -1,6 +1,8 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { ErrorMessage } from '../../components/Feedback';
+import { PasswordField } from '../../components/PasswordField';
 import { linkWithQuery } from '../../hooks/use-link-with-query';
 import type { useLogin } from './use-login';
 
@@ -15,11 +17,9 @@ export function LoginForm({ login }: { login: ReturnType<typeof useLogin> }) {
   return (
     <form ref={login.formRef} method="post" action={login.action} onSubmit={login.onSubmit} noValidate>
       <Stack gap="md">
-        {login.formError && (
-          <Alert color="red" role="alert" data-testid="login-error">
-            {t(`login.error.${login.formError}`)}
-          </Alert>
-        )}
+        {/* The answer to a sign-in attempt (the provider's redirect back, or a submit here): the
+            focus goes to it, so that it is read out first (WCAG 3.3.1, issue 12). */}
+        {login.formError && <ErrorMessage focusOnMount>{t(`login.error.${login.formError}`)}</ErrorMessage>}
         <TextInput
           ref={login.emailRef}
           name="username"
@@ -32,7 +32,7 @@ export function LoginForm({ login }: { login: ReturnType<typeof useLogin> }) {
           onChange={(event) => login.setEmail(event.currentTarget.value)}
           error={login.fieldErrors.email && t(login.fieldErrors.email)}
         />
-        <PasswordInput
+        <PasswordField
           ref={login.passwordRef}
           name="password"
           label={t('login.password')}

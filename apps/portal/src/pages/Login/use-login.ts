@@ -3,8 +3,8 @@ import { type FormEvent, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { fetchFailedLoginCounter } from '../../api/failed-login-counter';
 import { checkUserExistence } from '../../api/provider';
-import { isRegistrationEnabled, useRequestContext } from '../../app/RequestContext';
 import { rememberCounterBeforeAttempt } from '../../app/session-params';
+import { isRegistrationEnabled, useRequestContext } from '../../app/sign-in-request/RequestContext';
 import { useRuntimeConfig } from '../../config/runtime-config';
 import { useTenant } from '../../config/tenant';
 import { useFailedLoginMessage } from '../../hooks/use-failed-login-message';
@@ -14,11 +14,18 @@ export interface LoginFieldErrors {
   password?: 'login.validation.passwordRequired';
 }
 
+/** The page's own address for a form sent without a request: what the provider sent back stays behind. */
+function retryAddress(searchParams: URLSearchParams): string {
+  const query = new URLSearchParams(searchParams);
+  for (const name of ['error', 'error_description', 'username']) query.delete(name);
+  return query.size > 0 ? `/login?${query}` : '/login';
+}
+
 export function useLogin() {
   const { cidaasBaseUrl, restApiBaseUrl } = useRuntimeConfig();
   const tenant = useTenant();
   const [searchParams] = useSearchParams();
-  const { requestId, clientInfo } = useRequestContext();
+  const { requestId, clientInfo, status, settled } = useRequestContext();
   const errorParameter = searchParams.get('error');
   const attemptedEmail = (searchParams.get('username') ?? '').trim();
   const formRef = useRef<HTMLFormElement>(null);
@@ -53,15 +60,18 @@ export function useLogin() {
       (errors.email ? emailRef : passwordRef).current?.focus();
       return;
     }
-    if (!requestId) {
+    setSubmitting(true);
+    setFormError(null);
+    // Sent before the page's request was settled (Enter on a bookmarked page): it waits for it.
+    const request = await settled();
+    if (request.status !== 'ready') {
+      setSubmitting(false);
       setFormError('missing_request_id');
       return;
     }
-    setSubmitting(true);
-    setFormError(null);
     // The count before the attempt, asked alongside: the page after it waits for the attempt's event.
     const [existence, counter] = await Promise.all([
-      checkUserExistence(cidaasBaseUrl, requestId, email),
+      checkUserExistence(cidaasBaseUrl, request.requestId, email),
       fetchFailedLoginCounter(restApiBaseUrl, tenant.subdomain, email),
     ]);
     if (counter !== null) rememberCounterBeforeAttempt(email, counter);
@@ -75,7 +85,9 @@ export function useLogin() {
   }
 
   return {
-    action: `${cidaasBaseUrl}/login-srv/login`,
+    // Without a request the provider could only answer with an error of its own: a form sent
+    // without JavaScript then goes to the server, which shows the page again with a fresh request.
+    action: status === 'ready' ? `${cidaasBaseUrl}/login-srv/login` : retryAddress(searchParams),
     requestId,
     email,
     setEmail: (value: string) => setEmail(value.trim()),

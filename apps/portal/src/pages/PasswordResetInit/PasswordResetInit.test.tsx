@@ -23,7 +23,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const email = () => screen.getByLabelText(/^E-mail address/);
+const email = () => screen.getByLabelText(/^Email address/);
 
 describe('password-reset-init page', () => {
   it('without a request id says so and shows no form (German)', async () => {
@@ -35,7 +35,7 @@ describe('password-reset-init page', () => {
       ...testTenant,
       flags: { ...testTenant.flags, skipFreshRequestIdRedirect: true },
     });
-    expect(screen.getByRole('alert')).toHaveTextContent(
+    expect(await screen.findByRole('alert')).toHaveTextContent(
       'Diese Seite muss über die Anmeldeseite Ihres Portals',
     );
     expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
@@ -48,7 +48,10 @@ describe('password-reset-init page', () => {
     await renderPage('/password-reset-init?requestId=r1');
     await userEvent.click(email());
     await userEvent.tab();
-    expect(screen.getByText('The email address format is invalid.')).toBeInTheDocument();
+    expect(await screen.findByText('Please enter your email address.')).toBeInTheDocument();
+    await userEvent.type(email(), 'anna@');
+    await userEvent.tab();
+    expect(await screen.findByText('The email address format is invalid.')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Send link' }));
     expect(email()).toHaveFocus();
     expect(sent()).toEqual([]);

@@ -69,7 +69,7 @@ describe('password-set page: validation', () => {
     await renderPage(LINK);
     await userEvent.click(password());
     await userEvent.tab();
-    expect(screen.getByText('Please enter a new password.')).toBeInTheDocument();
+    expect(screen.getByText('Please enter a password.')).toBeInTheDocument();
     await userEvent.type(password(), 'kurz');
     await userEvent.tab();
     expect(screen.getByText(/The password must be at least 6 characters long/)).toBeInTheDocument();
@@ -77,7 +77,7 @@ describe('password-set page: validation', () => {
     await userEvent.type(password(), PASSWORD);
     await userEvent.type(confirmation(), 'Anderes-Passw0rt!');
     await userEvent.click(screen.getByRole('button', { name: 'Save password' }));
-    expect(screen.getByText('New password and password confirmation do not match.')).toBeInTheDocument();
+    expect(screen.getByText('The two passwords do not match.')).toBeInTheDocument();
     expect(confirmation()).toHaveFocus();
     expect(sent()).toEqual([]);
   });
@@ -141,7 +141,7 @@ describe('password-set page: submit', () => {
     await submitNewPassword();
     expect(await screen.findByRole('heading', { name: 'Password saved' })).toBeInTheDocument();
     expect(assignLocation).not.toHaveBeenCalled();
-    expect(screen.getByRole('link', { name: 'To login' })).toHaveAttribute(
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute(
       'href',
       'http://customer.test/login',
     );
@@ -169,7 +169,7 @@ describe('password-set page: submit', () => {
   });
 
   it.each([
-    ['password_mismatch', 'New password and password confirmation do not match.'],
+    ['password_mismatch', 'The two passwords do not match.'],
     ['password_too_weak', 'The identity service did not accept this password.'],
   ])("shows the provider's refusal %s with its own message, and keeps the form", async (code, message) => {
     stubPortalApi('password-reset-set-new', errorAnswer(400, code));

@@ -1,9 +1,11 @@
-import { Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { listedSpecialCharacters } from '@concierge/contracts';
+import { Anchor, Button, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Layout } from '../../app/Layout';
 import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
+import { PasswordField } from '../../components/PasswordField';
 import { useHydrated } from '../../hooks/use-hydrated';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
 import { RESET_LINK_PARAMETERS, usePasswordSet } from './use-password-set';
@@ -49,16 +51,16 @@ export default function PasswordSetPage() {
             {email && (
               <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
             )}
-            <PasswordInput
+            <PasswordField
               {...form.textField('password')}
               name="new-password"
               label={t('password_reset.reset.newPassword')}
-              description={t('password_reset.reset.passwordRules')}
+              description={t('password_reset.reset.passwordRules', { specials: listedSpecialCharacters() })}
               autoComplete="new-password"
               required
               disabled={disabled}
             />
-            <PasswordInput
+            <PasswordField
               {...form.textField('passwordConfirmation')}
               name="new-password-confirmation"
               label={t('password_reset.reset.newPasswordConfirmation')}

@@ -18,7 +18,7 @@ describe('password-set-success page', () => {
     await renderPage('/password-set-success?subdomain=demo');
     expect(screen.getByRole('heading', { name: 'Password saved' })).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Your new password has been saved.');
-    expect(screen.getByRole('link', { name: 'To login' })).toHaveAttribute(
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute(
       'href',
       'http://customer.test/login',
     );

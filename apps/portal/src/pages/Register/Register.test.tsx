@@ -22,7 +22,7 @@ const PASSWORD = 'Sonnen-Weg7!';
 
 // Labels as the English texts have them; Mantine adds the "required" asterisk after the text.
 const field = {
-  email: () => screen.getByLabelText(/^E-mail address/),
+  email: () => screen.getByLabelText(/^Email address/),
   password: () => screen.getByLabelText(/^Password/),
   confirmation: () => screen.getByLabelText(/^Repeat password/),
   code: () => screen.getByLabelText(/^Registration code/),
@@ -48,32 +48,36 @@ describe('register page: validation (spec §5)', () => {
     await renderPage('/register');
     await userEvent.click(field.email());
     await userEvent.tab();
-    expect(screen.getByText('The email address format is invalid.')).toBeInTheDocument();
+    expect(await screen.findByText('Please enter your email address.')).toBeInTheDocument();
 
     await userEvent.click(field.password());
     await userEvent.tab();
-    expect(screen.getByText('Please enter a new password.')).toBeInTheDocument();
+    expect(await screen.findByText('Please enter a password.')).toBeInTheDocument();
     await enter(field.password(), 'simple');
     await userEvent.tab();
     expect(
-      screen.getByText(/The password must be at least 6 characters long and include a special character/),
+      await screen.findByText(
+        /The password must be at least 6 characters long and include a special character/,
+      ),
     ).toBeInTheDocument();
 
     await enter(field.confirmation(), 'other');
     await userEvent.tab();
-    expect(screen.getByText('New password and password confirmation do not match.')).toBeInTheDocument();
+    expect(await screen.findByText('The two passwords do not match.')).toBeInTheDocument();
 
     await userEvent.click(field.code());
     await userEvent.tab();
-    expect(screen.getByText('Please enter your registration code.')).toBeInTheDocument();
+    expect(await screen.findByText('Please enter your registration code.')).toBeInTheDocument();
     await enter(field.code(), '1234-abcd');
     await userEvent.tab();
-    expect(screen.getByText(/The registration code is not in the correct format/)).toBeInTheDocument();
+    expect(await screen.findByText(/The registration code is not in the correct format/)).toBeInTheDocument();
 
     await userEvent.click(field.terms());
     await userEvent.click(field.terms());
     await userEvent.tab();
-    expect(screen.getByText('Please confirm that you have read the terms of service.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Please confirm that you have read the terms of use.'),
+    ).toBeInTheDocument();
   });
 
   it('on submit checks every field, ties the messages to the inputs and focuses the first (German)', async () => {
@@ -83,10 +87,11 @@ describe('register page: validation (spec §5)', () => {
     const email = screen.getByLabelText(/^E-Mail-Adresse/);
     expect(email).toHaveFocus();
     expect(email).toHaveAttribute('aria-invalid', 'true');
-    const message = screen.getByText('Das Format der E-Mail-Adresse ist ungültig.');
+    // Empty: it asks for the address, it does not call it malformed.
+    const message = screen.getByText('Bitte geben Sie Ihre E-Mail-Adresse ein.');
     expect(email.getAttribute('aria-describedby')).toContain(message.id);
     for (const text of [
-      'Bitte geben Sie ein neues Passwort ein.',
+      'Bitte geben Sie ein Passwort ein.',
       'Bitte geben Sie Ihren Registrierungscode ein.',
       'Bitte bestätigen Sie, dass Sie die Nutzungsbedingungen gelesen haben.',
     ])
@@ -114,7 +119,7 @@ describe('register page: validation (spec §5)', () => {
     await enter(field.confirmation(), 'Sonnen-Weg8!');
     await userEvent.click(screen.getByRole('button', { name: 'Register' }));
     expect(field.confirmation()).toHaveFocus();
-    expect(screen.getByText('New password and password confirmation do not match.')).toBeInTheDocument();
+    expect(screen.getByText('The two passwords do not match.')).toBeInTheDocument();
   });
 
   it('takes a message away as soon as the input is right', async () => {
@@ -146,13 +151,48 @@ describe('register page: query parameters (spec §2)', () => {
     expect(field.code()).toHaveValue('');
   });
 
-  it('makes e-mail and code read-only for an invitation and says why', async () => {
-    await renderPage(`/register?invite_id=${INVITE}&email=anna%40example.ch&registrationcode=${CODE}`);
-    expect(field.email()).toHaveValue('anna@example.ch');
-    expect(field.email()).toHaveAttribute('readonly');
-    expect(field.code()).toHaveAttribute('readonly');
+  it('shows e-mail and code of an invitation as text, not as inputs, and says why', async () => {
+    await renderPage(
+      `/register?invite_id=${INVITE}&email=anna%40example.ch&registrationcode=${CODE.toUpperCase()}`,
+    );
+    const email = screen.getByRole('group', { name: 'Email address' });
+    expect(email).toHaveTextContent('anna@example.ch');
+    // As printed on the letter, whatever the link's case.
+    expect(screen.getByRole('group', { name: 'Registration code' })).toHaveTextContent(CODE);
+    expect(screen.queryByRole('textbox', { name: /^Email address/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: /^Registration code/ })).not.toBeInTheDocument();
     expect(field.password()).not.toHaveAttribute('readonly');
     expect(screen.getByText(/come from your invitation and cannot be changed here/)).toBeInTheDocument();
+  });
+
+  it.each([
+    ['in capitals without hyphens', CODE.toUpperCase().replaceAll('-', '')],
+    ['with spaces', CODE.replaceAll('-', ' ')],
+    ["pasted with the letter's words around it", `Ihr Code: ${CODE.toUpperCase()}.`],
+  ])('takes the code %s, shows it as printed and registers with it', async (_, typed) => {
+    const { sent } = stubPortalApi('register-user', REGISTERED);
+    await renderPage('/register');
+    await enter(field.email(), 'anna@example.ch');
+    await enter(field.password(), PASSWORD);
+    await enter(field.confirmation(), PASSWORD);
+    await enter(field.code(), typed);
+    await userEvent.click(field.terms());
+    expect(field.code()).toHaveValue(CODE);
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+    await waitFor(() => expect(sent()).toHaveLength(1));
+    expect(sent()[0]).toMatchObject({ registrationcode: CODE });
+  });
+
+  it('says a withdrawn invitation was withdrawn, and whom to ask', async () => {
+    stubPortalApi('register-user', errorAnswer(400, 'invitation_withdrawn'));
+    await renderPage(`/register?invite_id=${INVITE}&email=anna%40example.ch&registrationcode=${CODE}`);
+    await enter(field.password(), PASSWORD);
+    await enter(field.confirmation(), PASSWORD);
+    await userEvent.click(field.terms());
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Your property manager has withdrawn this invitation.',
+    );
   });
 
   it('leaves e-mail and code editable without an invitation', async () => {
@@ -178,7 +218,11 @@ describe('register page: submit (spec §4, §7)', () => {
   it('sends the lower-cased e-mail, the code, the tenant client id and the invitation', async () => {
     const { sent } = stubPortalApi('register-user', REGISTERED);
     await renderPage(`/register?invite_id=${INVITE}&registrationcode=${CODE.toUpperCase()}`);
-    await fillValidForm();
+    // The invitation's code is fixed (shown as text); the rest is typed.
+    await enter(field.email(), 'Anna.Muster@Example.CH');
+    await enter(field.password(), PASSWORD);
+    await enter(field.confirmation(), PASSWORD);
+    await userEvent.click(field.terms());
     await userEvent.click(screen.getByRole('button', { name: 'Register' }));
     await screen.findByRole('status');
     expect(sent()).toEqual([
@@ -206,10 +250,10 @@ describe('register page: submit (spec §4, §7)', () => {
 
     pending.settle(Response.json(REGISTERED));
     const status = await screen.findByRole('status');
-    expect(status).toHaveTextContent('We have sent an activation e-mail to anna.muster@example.ch');
+    expect(status).toHaveTextContent('We have sent an activation email to anna.muster@example.ch');
     expect(status).toHaveFocus();
-    expect(screen.queryByLabelText(/^E-mail address/)).not.toBeInTheDocument();
-    const resend = screen.getByRole('link', { name: /No e-mail received/ });
+    expect(screen.queryByLabelText(/^Email address/)).not.toBeInTheDocument();
+    const resend = screen.getByRole('link', { name: /No email received/ });
     expect(pathOf(resend)).toBe('/resend-account-activation-email');
     expect(queryOf(resend)).toEqual({ subdomain: 'demo', requestId: 'r1', email: 'anna.muster@example.ch' });
   });
@@ -255,10 +299,10 @@ describe('register page: submit (spec §4, §7)', () => {
     await renderPage('/register', 'it');
     await enter(screen.getByLabelText(/^Indirizzo e-mail/), 'anna@example.ch');
     await enter(screen.getByLabelText(/^Password \*/), PASSWORD);
-    await enter(screen.getByLabelText(/^Conferma della password/), PASSWORD);
+    await enter(screen.getByLabelText(/^Conferma password/), PASSWORD);
     await enter(screen.getByLabelText(/^Codice di registrazione/), CODE);
     await userEvent.click(screen.getByRole('checkbox'));
-    await userEvent.click(screen.getByRole('button', { name: 'Registrati' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Registrarsi' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(italian);
     expect(document.body).not.toHaveTextContent('db_on_fire');
   });

@@ -1,7 +1,10 @@
-import { Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { listedSpecialCharacters } from '@concierge/contracts';
+import { Anchor, Button, Checkbox, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorMessage } from '../../components/Feedback';
+import { PasswordField } from '../../components/PasswordField';
+import { ReadOnlyField } from '../../components/ReadOnlyField';
 import { TermsOfUseModal } from '../../components/TermsOfUse/TermsOfUseModal';
 import { useHydrated } from '../../hooks/use-hydrated';
 import type { useRegister } from './use-register';
@@ -24,29 +27,33 @@ export function RegisterForm({ register }: { register: ReturnType<typeof useRegi
             <ErrorMessage focusOnMount={submit.isFailed}>{t(register.errorKey)}</ErrorMessage>
           )}
           {register.isInvitation && (register.isEmailReadOnly || register.isCodeReadOnly) && (
-            <Text size="sm">{t('register.readOnlyInvitation')}</Text>
+            <Text>{t('register.readOnlyInvitation')}</Text>
           )}
-          <TextInput
-            {...form.textField('email')}
-            name="email"
-            type="email"
-            label={t('register.email')}
-            autoComplete="email"
-            inputMode="email"
-            required
-            readOnly={register.isEmailReadOnly}
-            disabled={disabled}
-          />
-          <PasswordInput
+          {register.isEmailReadOnly ? (
+            <ReadOnlyField label={t('register.email')} value={values.email} />
+          ) : (
+            <TextInput
+              {...form.textField('email')}
+              name="email"
+              type="email"
+              label={t('register.email')}
+              autoComplete="email"
+              inputMode="email"
+              required
+              readOnly={register.isEmailReadOnly}
+              disabled={disabled}
+            />
+          )}
+          <PasswordField
             {...form.textField('password')}
             name="new-password"
             label={t('register.newPassword')}
-            description={t('register.passwordRules')}
+            description={t('register.passwordRules', { specials: listedSpecialCharacters() })}
             autoComplete="new-password"
             required
             disabled={disabled}
           />
-          <PasswordInput
+          <PasswordField
             {...form.textField('passwordConfirmation')}
             name="new-password-confirmation"
             label={t('register.newPasswordConfirmation')}
@@ -54,21 +61,26 @@ export function RegisterForm({ register }: { register: ReturnType<typeof useRegi
             required
             disabled={disabled}
           />
-          <TextInput
-            {...form.textField('registrationCode')}
-            name="registrationcode"
-            label={t('register.registrationCode')}
-            description={t('register.registrationCodeHint')}
-            placeholder={REGISTRATION_CODE_PLACEHOLDER}
-            // Not a one-time code from an SMS: browsers must neither fill nor remember it.
-            autoComplete="off"
-            autoCapitalize="none"
-            autoCorrect="off"
-            spellCheck={false}
-            required
-            readOnly={register.isCodeReadOnly}
-            disabled={disabled}
-          />
+          {register.isCodeReadOnly ? (
+            <ReadOnlyField label={t('register.registrationCode')} value={values.registrationCode} />
+          ) : (
+            <TextInput
+              {...form.textField('registrationCode')}
+              onBlur={register.onRegistrationCodeBlur}
+              name="registrationcode"
+              label={t('register.registrationCode')}
+              description={t('register.registrationCodeHint')}
+              placeholder={REGISTRATION_CODE_PLACEHOLDER}
+              // Not a one-time code from an SMS: browsers must neither fill nor remember it.
+              autoComplete="off"
+              autoCapitalize="none"
+              autoCorrect="off"
+              spellCheck={false}
+              required
+              readOnly={register.isCodeReadOnly}
+              disabled={disabled}
+            />
+          )}
           <div>
             <Checkbox
               ref={form.ref('termsAccepted')}
@@ -79,6 +91,7 @@ export function RegisterForm({ register }: { register: ReturnType<typeof useRegi
               onChange={(event) => form.setValue('termsAccepted', event.currentTarget.checked)}
               onBlur={() => form.onBlur('termsAccepted')}
               error={errors.termsAccepted && t(errors.termsAccepted)}
+              aria-invalid={errors.termsAccepted ? true : undefined}
             />
             <Anchor
               component="button"

@@ -1,4 +1,4 @@
-import { normaliseEmail } from '@concierge/contracts';
+import { normaliseEmail, normaliseRegistrationCode } from '@concierge/contracts';
 import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { type RegisterErrorKey, registerErrorKey } from '../../api/error-keys';
@@ -14,11 +14,14 @@ import {
 import { useFormFields } from '../../hooks/use-form-fields';
 import { useSubmitState } from '../../hooks/use-submit-state';
 
-/** spec §2: `registrationcode` or `code` carries the code; the value 'empty' is not a code. */
+/**
+ * spec §2: `registrationcode` or `code` carries the code; the value 'empty' is not a code. It is
+ * shown grouped as printed on the letter.
+ */
 export function registrationCodeFromQuery(searchParams: URLSearchParams): string {
   for (const name of ['registrationcode', 'code']) {
     const value = searchParams.get(name)?.trim();
-    if (value && value.toLowerCase() !== 'empty') return value;
+    if (value && value.toLowerCase() !== 'empty') return normaliseRegistrationCode(value) ?? value;
   }
   return '';
 }
@@ -83,7 +86,7 @@ export function useRegister() {
     const result = await registerUser({
       email,
       password: values.password,
-      registrationcode: values.registrationCode.trim().toLowerCase(),
+      registrationcode: normaliseRegistrationCode(values.registrationCode) ?? values.registrationCode.trim(),
       clientid: tenant.clientId,
       invite_id: inviteId,
     });
@@ -96,9 +99,20 @@ export function useRegister() {
     }
   }
 
+  /**
+   * The code as typed or pasted from the letter (any case, with or without hyphens, spaces, text
+   * around it) is shown as printed once the field is left, then checked.
+   */
+  function onRegistrationCodeBlur() {
+    const code = normaliseRegistrationCode(form.values.registrationCode);
+    if (code && code !== form.values.registrationCode) form.setValue('registrationCode', code);
+    form.onBlur('registrationCode');
+  }
+
   return {
     form,
     submit,
+    onRegistrationCodeBlur,
     errorKey,
     registeredEmail,
     isInvitation: Boolean(inviteId),

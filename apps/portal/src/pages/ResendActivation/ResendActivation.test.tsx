@@ -12,14 +12,14 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const email = () => screen.getByLabelText(/^E-mail address/);
+const email = () => screen.getByLabelText(/^Email address/);
 
 describe('resend-account-activation-email page', () => {
   it('prefills the e-mail and shows the info text', async () => {
     stubPortalApi('resend-account-activation-email', SENT);
     await renderPage('/resend-account-activation-email?email=anna%40example.ch&requestId=r1');
     expect(email()).toHaveValue('anna@example.ch');
-    expect(screen.getByText(/We will send you a new activation e-mail/)).toBeInTheDocument();
+    expect(screen.getByText(/We will send you a new activation email/)).toBeInTheDocument();
     expect(screen.queryByText(/has not been activated yet/)).not.toBeInTheDocument();
   });
 
@@ -36,7 +36,7 @@ describe('resend-account-activation-email page', () => {
     await userEvent.tab();
     expect(screen.getByText('The email address format is invalid.')).toBeInTheDocument();
     await userEvent.clear(email());
-    await userEvent.click(screen.getByRole('button', { name: 'Send activation e-mail' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Send activation email' }));
     expect(email()).toHaveFocus();
     expect(email()).toHaveAttribute('aria-invalid', 'true');
     expect(sent()).toEqual([]);
@@ -49,13 +49,13 @@ describe('resend-account-activation-email page', () => {
       const { sent } = stubPortalApi('resend-account-activation-email', pending.promise);
       await renderPage('/resend-account-activation-email');
       await userEvent.type(email(), address);
-      await userEvent.click(screen.getByRole('button', { name: 'Send activation e-mail' }));
+      await userEvent.click(screen.getByRole('button', { name: 'Send activation email' }));
       expect(email()).toBeDisabled();
       pending.settle(Response.json(SENT));
       expect(await screen.findByRole('status')).toHaveTextContent(
-        'If an account with this address is waiting for activation, we have sent a new activation e-mail.',
+        'If an account with this address is waiting for activation, we have sent a new activation email.',
       );
-      expect(screen.queryByLabelText(/^E-mail address/)).not.toBeInTheDocument();
+      expect(screen.queryByLabelText(/^Email address/)).not.toBeInTheDocument();
       expect(sent()).toEqual([{ email: address }]);
     },
   );

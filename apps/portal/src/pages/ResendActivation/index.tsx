@@ -10,7 +10,7 @@ import { useResendActivation } from './use-resend-activation';
 export default function ResendActivationPage() {
   const { t } = useTranslation();
   const isHydrated = useHydrated();
-  const { form, submit, isNotVerified, onSubmit } = useResendActivation();
+  const { form, submit, errorKey, isNotVerified, onSubmit } = useResendActivation();
   const loginLink = useLinkWithQuery('/login', { omit: ['reason'] });
   const registerLink = useLinkWithQuery('/register', { omit: ['reason'] });
   const disabled = submit.isSubmitting;
@@ -28,9 +28,7 @@ export default function ResendActivationPage() {
           <Text>{t('resend_account_activation_email.info')}</Text>
           <form method="post" onSubmit={onSubmit} noValidate>
             <Stack gap="md">
-              {submit.isFailed && (
-                <ErrorMessage focusOnMount>{t('resend_account_activation_email.error')}</ErrorMessage>
-              )}
+              {submit.isFailed && <ErrorMessage focusOnMount>{t(errorKey)}</ErrorMessage>}
               <TextInput
                 {...form.textField('email')}
                 name="email"

@@ -1,6 +1,7 @@
-import { normaliseEmail } from '@concierge/contracts';
-import type { FormEvent } from 'react';
+import { normaliseEmail, PROVIDER_UNREACHABLE } from '@concierge/contracts';
+import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { PROVIDER_UNREACHABLE_KEY } from '../../api/error-keys';
 import { resendActivationEmail } from '../../api/portal-api';
 import { validateEmail } from '../../hooks/field-validators';
 import { useFormFields } from '../../hooks/use-form-fields';
@@ -14,6 +15,9 @@ export function useResendActivation() {
     email: (values) => validateEmail(values.email),
   });
   const submit = useSubmitState();
+  const [errorKey, setErrorKey] = useState<
+    typeof PROVIDER_UNREACHABLE_KEY | 'resend_account_activation_email.error'
+  >('resend_account_activation_email.error');
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -25,9 +29,17 @@ export function useResendActivation() {
     submit.toSubmitting();
     // The server answers the same for every address (architecture §6); so does this page.
     const result = await resendActivationEmail({ email: normaliseEmail(form.values.email) });
-    if (result.ok) submit.toSuccess();
-    else submit.toFailed();
+    if (result.ok) {
+      submit.toSuccess();
+      return;
+    }
+    setErrorKey(
+      result.code === PROVIDER_UNREACHABLE
+        ? PROVIDER_UNREACHABLE_KEY
+        : 'resend_account_activation_email.error',
+    );
+    submit.toFailed();
   }
 
-  return { form, submit, isNotVerified, onSubmit };
+  return { form, submit, errorKey, isNotVerified, onSubmit };
 }

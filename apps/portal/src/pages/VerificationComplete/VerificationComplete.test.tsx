@@ -38,7 +38,7 @@ describe('verification-complete page (spec §4)', () => {
     );
     expect(sent()).toEqual([{ email: 'anna@example.ch', verificationid: 'ver-1' }]);
     // The customer's portal host from the registry, never a host from the query.
-    expect(screen.getByRole('link', { name: 'To login' })).toHaveAttribute(
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute(
       'href',
       'http://customer.test/login',
     );
@@ -61,7 +61,7 @@ describe('verification-complete page (spec §4)', () => {
     stubPortalApi('activate-user-account', activated(true));
     await renderPage(LINK, 'de');
     await waitFor(() =>
-      expect(screen.getByRole('status')).toHaveTextContent('Ihr Konto war bereits aktiviert.'),
+      expect(screen.getByRole('status')).toHaveTextContent('Ihr Konto ist bereits aktiviert.'),
     );
     expect(screen.getByRole('link', { name: 'Zur Anmeldung' })).toHaveAttribute(
       'href',
@@ -76,7 +76,7 @@ describe('verification-complete page (spec §4)', () => {
     const { sent } = stubPortalApi('activate-user-account', activated(false));
     await renderPage(url);
     expect(screen.getByRole('alert')).toHaveTextContent('The activation link is incomplete.');
-    expect(screen.getByRole('link', { name: 'Request a new activation e-mail' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Request a new activation email' })).toBeInTheDocument();
     expect(sent()).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import { Anchor, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Layout } from '../../app/Layout';
@@ -10,6 +11,10 @@ import { ActivationStatus, useVerification } from './use-verification';
 export default function VerificationCompletePage() {
   const { t } = useTranslation();
   const { status, errorKey } = useVerification();
+  // The outcome of an activation that ran in the browser replaces the "activating" line after the
+  // page is live: it takes the focus, so that screen readers read it out (a live region that appears
+  // with its text is not reliably announced). An incomplete link's error is there from the start.
+  const [isOutcomeAwaited] = useState(status !== ActivationStatus.ERROR);
   const loginUrl = usePortalLoginUrl();
   // The used verification id stays behind; the e-mail prefills the resend form.
   const resendLink = useLinkWithQuery('/resend-account-activation-email', { omit: ['verificationid'] });
@@ -28,19 +33,25 @@ export default function VerificationCompletePage() {
       )}
       {status === ActivationStatus.SUCCESSFULLY_ACTIVATED && (
         <Stack gap="lg">
-          <SuccessMessage>{t('verification.successfullyActivated')}</SuccessMessage>
+          <SuccessMessage focusOnMount={isOutcomeAwaited}>
+            {t('verification.successfullyActivated')}
+          </SuccessMessage>
           {toLogin}
         </Stack>
       )}
       {status === ActivationStatus.ALREADY_ACTICATED && (
         <Stack gap="lg">
-          <SuccessMessage>{t('verification.alreadyActivated')}</SuccessMessage>
+          <SuccessMessage focusOnMount={isOutcomeAwaited}>
+            {t('verification.alreadyActivated')}
+          </SuccessMessage>
           {toLogin}
         </Stack>
       )}
       {status === ActivationStatus.ERROR && (
         <Stack gap="lg">
-          <ErrorMessage>{t(errorKey ?? 'verification.error.default')}</ErrorMessage>
+          <ErrorMessage focusOnMount={isOutcomeAwaited}>
+            {t(errorKey ?? 'verification.error.default')}
+          </ErrorMessage>
           <Anchor component={Link} to={resendLink}>
             {t('verification.requestNewEmail')}
           </Anchor>

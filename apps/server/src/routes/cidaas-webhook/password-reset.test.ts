@@ -406,7 +406,7 @@ describe('POST /api/cidaas-webhook/password-reset-set-new', () => {
 });
 
 describe('an unreachable provider', () => {
-  it('answers 503 default for initiate and set-new', async () => {
+  it('answers 503 provider_unreachable for initiate and set-new', async () => {
     const offline = await startTestServer({ PORTAL_URL: PORTAL, PROVIDER_URL: 'http://127.0.0.1:9' });
     try {
       const inject = (path: string, payload: object) =>
@@ -423,7 +423,11 @@ describe('an unreachable provider', () => {
         resetMedium: 'email',
       });
       expect(initiated.statusCode).toBe(503);
-      expect(initiated.json()).toMatchObject({ success: false, status: 503, error: { code: 'default' } });
+      expect(initiated.json()).toMatchObject({
+        success: false,
+        status: 503,
+        error: { code: 'provider_unreachable' },
+      });
       const setNewAnswer = await inject('password-reset-set-new', {
         resetRequestId: 'a',
         exchangeId: 'b',
@@ -432,7 +436,7 @@ describe('an unreachable provider', () => {
         requestId: 'r',
       });
       expect(setNewAnswer.statusCode).toBe(503);
-      expect(setNewAnswer.json()).toMatchObject({ error: { code: 'default' } });
+      expect(setNewAnswer.json()).toMatchObject({ error: { code: 'provider_unreachable' } });
     } finally {
       await offline.close();
     }

@@ -280,6 +280,69 @@ describe('POST /api/cidaas-webhook/events: the effect of each event type', () =>
   });
 });
 
+async function processedEventCount(): Promise<number> {
+  const row = await server.db
+    .selectFrom('processed_webhook_events')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * Issue "Hardening": the intake refuses unsafe text only in the fields it reads. cidaas sends more
+ * (a user agent, a description) and could send a line break there: refusing that event would refuse
+ * it for ever, the provider retrying and the server refusing.
+ */
+describe('POST /api/cidaas-webhook/events: unsafe text', () => {
+  const UNSAFE: [string, string][] = [
+    ['a line break', 'Mozilla/5.0\nsecond line'],
+    ['a NUL', 'before\u0000after'],
+    ['a lone surrogate', 'half \ud800 a pair'],
+  ];
+
+  it.each(UNSAFE)('accepts and counts an event with %s in fields it ignores', async (_case, value) => {
+    const email = `ignored-${randomUUID().slice(0, 8)}@example.ch`;
+    const body = event('LOGIN_FAILURE', email, {
+      user_agent: value,
+      description: value,
+      userInfo: { given_name: value, devices: [{ name: value }] },
+      [`field${value}`]: 'its name is the unsafe part',
+    });
+    const response = await deliver(body);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true, status: 200, data: { outcome: 'applied' } });
+    expect(await isRecorded(body.id)).toBe(true);
+    expect(await countersOf(email)).toEqual({ demo: 1 });
+  });
+
+  it.each(
+    ['id', 'eventtype', 'timestamp', 'client_id', 'sub', 'email'].flatMap((field) =>
+      UNSAFE.map(([name, value]): [string, string, string] => [field, name, value]),
+    ),
+  )('refuses an event whose %s holds %s with a 400 that changes nothing', async (field, _case, value) => {
+    const email = `read-${randomUUID().slice(0, 8)}@example.ch`;
+    const body = event('LOGIN_FAILURE', email, { [field]: field === 'email' ? `${value}${email}` : value });
+    const before = await processedEventCount();
+    const response = await deliver(body);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ success: false, status: 400 });
+    expect(await processedEventCount()).toBe(before);
+    expect(await countersOf(email)).toEqual({});
+  });
+
+  it('still refuses unsafe text in the query string', async () => {
+    const body = event('LOGIN_FAILURE', 'query@example.ch');
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/api/cidaas-webhook/events?note=a%00b',
+      headers: { 'x-api-key': API_KEY },
+      payload: body,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(await isRecorded(body.id)).toBe(false);
+  });
+});
+
 describe('events from the real embedded provider', () => {
   it('arrive with the key and clear the counter on activation', async () => {
     const listening = await startTestServer({ WEBHOOK_API_KEY: API_KEY });

@@ -1,21 +1,36 @@
-import { failure, PORTAL_API_PREFIX, webhookEventSchema } from '@concierge/contracts';
+import {
+  failure,
+  isKnownWebhookEventType,
+  type ParsedWebhookEvent,
+  PORTAL_API_PREFIX,
+  webhookEventSchema,
+} from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import type { FastifyInstance } from 'fastify';
+import { applyAccountLock, liftAccountLock } from '../../accounts/account-locks';
 import type { ServerConfig } from '../../config';
 import type { ServerTables } from '../../db/schema';
-import { applyAccountLock, liftAccountLock } from '../../failed-logins/account-locks';
 import { applyWebhookEvent } from '../../failed-logins/apply-webhook-event';
 import { counterEventOf, UNRESOLVED } from '../../failed-logins/counter-event';
 import { isSameSecret } from '../../http/api-key';
 import { parseInput } from '../../http/parse-input';
+import { noteForLog } from '../../observability/logging';
+import type { ServerMetrics } from '../../observability/metrics';
 import type { ProviderClient } from '../../provider-client/provider-client';
 import type { TenantRegistry } from '../../tenants/tenant-registry';
+
+/**
+ * The body fields the intake reads: those webhookEventSchema names (counterEventOf reads id, eventtype,
+ * client_id, sub and email; the schema checks the timestamp). The safe-text guard looks at these only.
+ */
+export const WEBHOOK_BODY_FIELDS: readonly string[] = Object.keys(webhookEventSchema.shape);
 
 interface ProviderEventsOptions {
   db: Kysely<ServerTables>;
   registry: TenantRegistry;
   provider: ProviderClient;
   webhook: ServerConfig['webhook'];
+  metrics: ServerMetrics;
 }
 
 /**
@@ -25,11 +40,13 @@ interface ProviderEventsOptions {
  * delivers it again.
  */
 export async function providerEventRoutes(app: FastifyInstance, options: ProviderEventsOptions) {
-  const { db, registry, provider, webhook } = options;
+  const { db, registry, provider, webhook, metrics } = options;
 
   app.post(
     `${PORTAL_API_PREFIX}/events`,
     {
+      // Unsafe text is refused in the fields the intake reads; cidaas's others may hold anything.
+      config: { safeTextBodyFields: WEBHOOK_BODY_FIELDS },
       // Before the body is read: without the key nothing of the request is looked at.
       onRequest: async (request, reply) => {
         const presented = request.headers[webhook.header];
@@ -39,13 +56,31 @@ export async function providerEventRoutes(app: FastifyInstance, options: Provide
       },
     },
     async (request, reply) => {
-      const event = await counterEventOf(parseInput(webhookEventSchema, request.body), registry, provider);
+      const parsed = parseInput(webhookEventSchema, request.body);
+      const eventtype = isKnownWebhookEventType(parsed.eventtype) ? parsed.eventtype : 'other';
+      observeLag(metrics, parsed, eventtype);
+      const event = await counterEventOf(parsed, registry, provider);
+      const note = (outcome: string) => {
+        metrics.webhookEvents.inc({ eventtype, outcome });
+        noteForLog(request, {
+          outcome,
+          ...(event && event !== UNRESOLVED && registry.bySubdomain(event.tenant)
+            ? { tenant: event.tenant }
+            : {}),
+        });
+      };
       if (event === UNRESOLVED) {
+        note('unresolved');
         return reply
           .status(503)
           .send(failure(503, 'unresolved', 'The event cannot be tied to an account yet. Deliver it again.'));
       }
       const outcome = event ? await applyWebhookEvent(db, event) : 'ignored';
+      note(outcome);
+      if (outcome === 'applied' && event?.eventtype === 'LOGIN_FAILURE') {
+        // Per tenant of the registry; an unknown client's events count under `unknown`.
+        metrics.signInFailures.inc({ tenant: registry.bySubdomain(event.tenant) ? event.tenant : 'unknown' });
+      }
       const locks = { db, provider, log: request.log };
       // The third failure asked for a lock: set it now, so that the next attempt meets it.
       if (outcome === 'applied' && event?.eventtype === 'LOGIN_FAILURE')
@@ -61,4 +96,16 @@ export async function providerEventRoutes(app: FastifyInstance, options: Provide
       return { success: true, status: 200, data: { outcome } };
     },
   );
+}
+
+/**
+ * Webhook lag: from the event's own timestamp (ISO 8601, or epoch milliseconds) to now. A clock a
+ * little ahead of ours counts as no lag; an event without a readable timestamp is not timed.
+ */
+function observeLag(metrics: ServerMetrics, event: ParsedWebhookEvent, eventtype: string): void {
+  const { timestamp } = event;
+  if (!timestamp) return;
+  const at = /^\d+$/.test(timestamp) ? Number(timestamp) : Date.parse(timestamp);
+  if (!Number.isFinite(at)) return;
+  metrics.webhookLag.observe({ eventtype }, Math.max(0, Date.now() - at) / 1000);
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../http/errors';
 import { portalRequestGuard } from '../../http/portal-request-guard';
 import { consumeRateLimit } from '../../http/rate-limit';
+import { noteForLog } from '../../observability/logging';
 import { parseRegisterBody } from '../../registration/register-body';
 import { type RegisterUserDeps, registerUser } from '../../registration/register-user';
 
@@ -25,6 +26,7 @@ export async function registerUserRoute(app: FastifyInstance, options: RegisterU
       const tenant = deps.registry.byClientId(body.clientid);
       if (!tenant)
         throw new AppError(400, 'missing_request_property', 'clientid: no tenant has this client id.');
+      noteForLog(request, { tenant: tenant.subdomain });
       const isWithinLimits =
         (await consumeRateLimit(deps.db, { key: `register:ip:${request.ip}`, ...PER_IP })) &&
         (await consumeRateLimit(deps.db, { key: `register:email:${body.email}`, ...PER_EMAIL }));

@@ -69,7 +69,7 @@ describe('POST /api/cidaas-webhook/resend-account-activation-email', () => {
     const response = await resend(email, { language: 'it' });
     expect(response.json()).toEqual(SAME_ANSWER);
     const mail = await sendAndRead(email, 2);
-    expect(mail.subject).toMatch(/^Attivate il vostro conto/);
+    expect(mail.subject).toMatch(/^Attivate il vostro account/);
     const fresh = activationParams(mail.text);
     expect(fresh.verificationid).not.toBe(old.verificationid);
 

@@ -16,6 +16,11 @@ export interface ActivationMailContext {
   config: Pick<ServerConfig, 'portalUrl' | 'activationLinkTtlHours' | 'runtime'>;
 }
 
+/** What issuing activation links needs outside a transaction of the caller's: the database too. */
+export interface ActivationDeps extends ActivationMailContext {
+  db: Kysely<ServerTables>;
+}
+
 export interface ActivationFor {
   email: string;
   sub: string;

@@ -1,13 +1,14 @@
+import { FAILED_LOGINS_BEFORE_LOCK } from '@concierge/contracts';
 import { type Kysely, sql } from '@concierge/database';
 import type { ServerTables } from '../db/schema';
 
 /** spec §4, §9: the third failure locks the account; the counter says at least this much then. */
-export const LOCKED_COUNTER = 3;
+export const LOCKED_COUNTER = FAILED_LOGINS_BEFORE_LOCK;
 
 /**
  * The failed-login count the login page shows for one tenant and e-mail; 0 when nothing is known,
  * so that an unknown e-mail looks exactly like a known one without failures. While Concierge's lock
- * holds (failed-logins/account-locks.ts) it is at least LOCKED_COUNTER in every tenant: a locked
+ * holds (accounts/account-locks.ts) it is at least LOCKED_COUNTER in every tenant: a locked
  * account never shows attempts left, also after a reset that cleared the count but not the lock.
  */
 export async function readFailedLoginCounter(

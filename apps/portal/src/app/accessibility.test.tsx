@@ -1,0 +1,181 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { errorAnswer, jsonAnswer, pendingAnswer, stubPortalApi } from '../test/fetch';
+import { renderPage } from '../test/render-page';
+import { clientInfoAnswer, stubFetch } from '../test/stub-fetch';
+import { htmlShowsError } from './document-title';
+
+// WCAG 2.2 AA behaviour of issue 12 that lives in the portal's components (the browser test
+// e2e/accessibility.spec.ts checks what needs a real layout: axe, reflow, focus rings, the fold).
+
+const provider = {
+  '/public-srv/public/': () => clientInfoAnswer(),
+  'POST /useractions-srv/userexistence/': () => ({ success: true, status: 200, data: { exist: true } }),
+  '/user-login-failed-counter': () => [{ counter: 0 }],
+  '/public-srv/tenantinfo/basic': () => ({ success: true, status: 200, data: { tenant_name: 'Concierge' } }),
+};
+
+beforeEach(() => {
+  window.sessionStorage.clear();
+  document.title = '';
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('the show-password button (PasswordField)', () => {
+  it.each([
+    ['de', 'Passwort anzeigen'],
+    ['fr', 'Afficher le mot de passe'],
+    ['it', 'Mostrare la password'],
+    ['en', 'Show password'],
+  ] as const)('is in the tab order and named in the page language (%s)', async (language, name) => {
+    stubFetch(provider);
+    await renderPage('/login?requestId=req-1', language);
+    const toggle = screen.getByRole('button', { name });
+    expect(toggle).toHaveAttribute('tabindex', '0');
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  it('is reached by Tab from the password and shows the password with Space, saying so by aria-pressed', async () => {
+    stubFetch(provider);
+    const { container } = await renderPage('/login?requestId=req-1');
+    const password = container.querySelector<HTMLInputElement>('input[name="password"]')!;
+    password.focus();
+    await userEvent.tab();
+    const toggle = screen.getByRole('button', { name: 'Show password' });
+    expect(toggle).toHaveFocus();
+    await userEvent.keyboard(' ');
+    expect(password).toHaveAttribute('type', 'text');
+    expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.keyboard('{Enter}');
+    expect(password).toHaveAttribute('type', 'password');
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  it('is the only way a page shows a password field (set in one place)', () => {
+    const sources = join(dirname(fileURLToPath(import.meta.url)), '..');
+    const offenders = sourceFiles(sources)
+      .filter((file) => !file.endsWith('components/PasswordField.tsx') && !/\.test\.tsx?$/.test(file))
+      .filter((file) => /<PasswordInput\b/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(sources, file));
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe('fields that show an error', () => {
+  it('marks invalid password fields and the terms checkbox with aria-invalid, described by the message', async () => {
+    stubPortalApi('register-user', { success: true, status: 200, data: { sub: 'sub-1' } });
+    const { container } = await renderPage('/register');
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+    const password = container.querySelector<HTMLInputElement>('input[name="new-password"]')!;
+    const confirmation = container.querySelector<HTMLInputElement>(
+      'input[name="new-password-confirmation"]',
+    )!;
+    const terms = screen.getByRole('checkbox');
+    for (const element of [password, confirmation, terms]) {
+      await waitFor(() => expect(element).toHaveAttribute('aria-invalid', 'true'));
+      const described = element.getAttribute('aria-describedby')!.split(/\s+/);
+      const errorText = described
+        .map((id) => document.getElementById(id))
+        .find((node) => node?.id.endsWith('-error'));
+      expect(errorText, element.getAttribute('name') ?? 'terms').toBeTruthy();
+      expect(errorText!.textContent).not.toBe('');
+    }
+    expect(document.title).toBe('Error: Register');
+  });
+
+  it('drops aria-invalid and the error title once the input is right', async () => {
+    stubFetch(provider);
+    vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(() => {});
+    const { container } = await renderPage('/login?requestId=req-1');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    const password = container.querySelector<HTMLInputElement>('input[name="password"]')!;
+    await waitFor(() => expect(password).toHaveAttribute('aria-invalid', 'true'));
+    await waitFor(() => expect(document.title).toBe('Error: Sign in'));
+    await userEvent.type(container.querySelector<HTMLInputElement>('input[name="username"]')!, 'a@b.ch');
+    await userEvent.type(password, 'x');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(password).not.toHaveAttribute('aria-invalid'));
+    await waitFor(() => expect(document.title).toBe('Sign in'));
+  });
+});
+
+describe('a failed sign-in', () => {
+  it.each([
+    ['de', 'Fehler: Anmelden'],
+    ['fr', 'Erreur\u00a0: Connexion'],
+    ['it', 'Errore: Accesso'],
+    ['en', 'Error: Sign in'],
+  ] as const)(
+    'takes the focus to the message and says "error" in the title (%s)',
+    async (language, title) => {
+      stubFetch(provider);
+      await renderPage('/login?requestId=req-1&error=invalid_username_password', language);
+      const alert = screen.getByRole('alert');
+      await waitFor(() => expect(alert).toHaveFocus());
+      await waitFor(() => expect(document.title).toBe(title));
+    },
+  );
+
+  it('leaves the plain title without an error', async () => {
+    stubFetch(provider);
+    await renderPage('/login?requestId=req-1');
+    await waitFor(() => expect(document.title).toBe('Sign in'));
+  });
+});
+
+describe('the server-rendered title', () => {
+  it('counts an alert or an invalid field as an error shown, and nothing else', () => {
+    expect(htmlShowsError('<div class="x" role="alert" tabindex="-1">Falsch</div>')).toBe(true);
+    expect(htmlShowsError('<input aria-invalid="true" name="email"/>')).toBe(true);
+    expect(htmlShowsError('<div role="status">Gesendet</div><input aria-invalid="false"/>')).toBe(false);
+    expect(htmlShowsError('<p>role="alert" as text is escaped: role=&quot;alert&quot;</p>')).toBe(false);
+  });
+});
+
+describe('the activation result', () => {
+  it('takes the focus when it replaces the "activating" line, so that it is read out', async () => {
+    const pending = pendingAnswer();
+    stubPortalApi('activate-user-account', pending.promise);
+    await renderPage('/verification-complete?email=anna%40example.ch&verificationid=ver-1&subdomain=demo');
+    pending.settle(jsonAnswer(200, { success: true, status: 200, data: { isAlreadyActivated: false } }));
+    await waitFor(() => expect(screen.getByRole('status')).toHaveFocus());
+  });
+
+  it('takes the focus for an error too (role="alert")', async () => {
+    stubPortalApi('activate-user-account', errorAnswer(400, 'email_or_verificationid_invalid'));
+    await renderPage('/verification-complete?email=anna%40example.ch&verificationid=ver-1&subdomain=demo');
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveFocus());
+  });
+});
+
+describe('the terms dialog', () => {
+  it('is described by its short introduction, not by the whole terms', async () => {
+    stubPortalApi('register-user', { success: true, status: 200, data: { sub: 'sub-1' } });
+    await renderPage('/register');
+    await userEvent.click(screen.getByRole('button', { name: 'Read the terms of use' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveAccessibleName('Terms of use');
+    const description = dialog.getAttribute('aria-describedby');
+    expect(description).toBeTruthy();
+    const text = document.getElementById(description!)!.textContent!;
+    expect(text.length).toBeLessThan(300);
+    expect(text).toContain('These terms of use');
+    // the terms themselves are still all there
+    expect(within(dialog).getAllByRole('heading', { level: 3 })).toHaveLength(7);
+  });
+});
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const path = join(folder, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(name) ? [path] : [];
+  });
+}

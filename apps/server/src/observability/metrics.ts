@@ -1,0 +1,238 @@
+import { type Kysely, type PoolStats, poolStatsOf, sql } from '@concierge/database';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { ServerTables } from '../db/schema';
+import type { BreakerState } from '../provider-client/circuit-breaker';
+import type { ProviderCallObserver } from '../provider-client/provider-http';
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const LAG_BUCKETS = [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600];
+const BREAKER_STATES: Record<BreakerState, number> = { closed: 0, open: 1, half_open: 2 };
+const LOCK_STATES = ['pending', 'locked'] as const;
+
+/**
+ * The server's Prometheus metrics (docs/operations.md, "Metrics"), in a registry of their own per
+ * server instance (never prom-client's global one), so that several servers in one process — the
+ * tests — keep apart. Counters are counted where things happen; what the database holds (outbox,
+ * locks) and the pool are read when /metrics is scraped.
+ */
+export class ServerMetrics {
+  readonly registry = new Registry();
+  /** Set by buildServer: breaker changes are logged too. */
+  log: FastifyBaseLogger | undefined;
+
+  readonly httpRequestDuration = new Histogram({
+    name: 'concierge_http_request_duration_seconds',
+    help: 'HTTP requests answered, by method, route pattern and status code, and how long they took',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly providerCallDuration = new Histogram({
+    name: 'concierge_provider_call_duration_seconds',
+    help: 'Calls to the identity provider by operation and outcome (answer, refusal, unknown), with retries',
+    labelNames: ['operation', 'outcome'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly providerRetries = new Counter({
+    name: 'concierge_provider_call_retries_total',
+    help: 'Idempotent provider calls sent again after no answer or a 5xx',
+    labelNames: ['operation'] as const,
+    registers: [this.registry],
+  });
+
+  readonly providerRejected = new Counter({
+    name: 'concierge_provider_calls_rejected_total',
+    help: 'Provider requests not sent because the circuit breaker was open (they count as unknown)',
+    labelNames: ['operation'] as const,
+    registers: [this.registry],
+  });
+
+  readonly breakerState = new Gauge({
+    name: 'concierge_provider_breaker_state',
+    help: 'The circuit breaker of the provider calls: 0 closed, 1 open (failing fast), 2 half-open (one trial call)',
+    registers: [this.registry],
+  });
+
+  readonly breakerOpened = new Counter({
+    name: 'concierge_provider_breaker_opened_total',
+    help: 'How often the circuit breaker of the provider calls opened',
+    registers: [this.registry],
+  });
+
+  readonly webhookLag = new Histogram({
+    name: 'concierge_webhook_lag_seconds',
+    help: "Time from a provider event's own timestamp to its intake here, by event type",
+    labelNames: ['eventtype'] as const,
+    buckets: LAG_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly webhookEvents = new Counter({
+    name: 'concierge_webhook_events_total',
+    help: 'Provider events received, by event type and outcome (applied, duplicate, ignored, unresolved)',
+    labelNames: ['eventtype', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly signInFailures = new Counter({
+    name: 'concierge_sign_in_failures_total',
+    help: 'Failed sign-ins counted towards the lock (LOGIN_FAILURE events applied), by tenant',
+    labelNames: ['tenant'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** What the provider client reports, into the metrics above. */
+  readonly providerCallObserver: ProviderCallObserver = {
+    called: (operation, outcome, seconds) =>
+      this.providerCallDuration.observe({ operation, outcome }, seconds),
+    retried: (operation) => this.providerRetries.inc({ operation }),
+    rejected: (operation) => this.providerRejected.inc({ operation }),
+    breakerChanged: (state) => {
+      this.breakerState.set(BREAKER_STATES[state]);
+      if (state === 'open') this.breakerOpened.inc();
+      const message = {
+        open: 'provider unreachable: circuit breaker open, provider calls fail fast',
+        half_open: 'circuit breaker half-open: one trial call to the provider',
+        closed: 'provider reachable again: circuit breaker closed',
+      }[state];
+      if (state === 'open') this.log?.warn({ breaker: state }, message);
+      else this.log?.info({ breaker: state }, message);
+    },
+  };
+
+  /** Gauges read from the database and its pool at every scrape. */
+  watchDatabase(db: Kysely<ServerTables>): void {
+    const log = () => this.log;
+    /** A scrape must not fail with the database: its gauges read NaN then, all else is still there. */
+    const orNaN = async (read: () => Promise<void>, setNaN: () => void) => {
+      try {
+        await read();
+      } catch (error) {
+        setNaN();
+        log()?.debug({ name: (error as Error).name }, 'metrics: the database could not be read');
+      }
+    };
+    // One query for the three outbox gauges per scrape: each one's collect waits for the same read.
+    let outboxRead: Promise<void> | undefined;
+    const readOutbox = () => {
+      outboxRead ??= orNaN(
+        async () => {
+          const row = await db
+            .selectFrom('mail_outbox')
+            .select([
+              sql<string>`count(*) filter (where next_attempt_at is not null)`.as('pending'),
+              sql<string>`count(*) filter (where next_attempt_at is null)`.as('undeliverable'),
+              sql<Date | null>`min(created_at) filter (where next_attempt_at is not null)`.as('oldest'),
+            ])
+            .where('sent_at', 'is', null)
+            .executeTakeFirstOrThrow();
+          outboxPending.set(Number(row.pending));
+          outboxUndeliverable.set(Number(row.undeliverable));
+          const oldestMs = row.oldest ? new Date(row.oldest).getTime() : Date.now();
+          outboxOldest.set(Math.max(0, (Date.now() - oldestMs) / 1000));
+        },
+        () => {
+          for (const gauge of [outboxPending, outboxOldest, outboxUndeliverable]) gauge.set(Number.NaN);
+        },
+      ).finally(() => {
+        outboxRead = undefined;
+      });
+      return outboxRead;
+    };
+    const outboxPending = new Gauge({
+      name: 'concierge_outbox_pending',
+      help: 'E-mails in the outbox waiting to be sent (or retried)',
+      registers: [this.registry],
+      collect: readOutbox,
+    });
+    const outboxOldest = new Gauge({
+      name: 'concierge_outbox_oldest_pending_age_seconds',
+      help: 'Age of the oldest e-mail waiting in the outbox; 0 when none waits',
+      registers: [this.registry],
+      collect: readOutbox,
+    });
+    const outboxUndeliverable = new Gauge({
+      name: 'concierge_outbox_undeliverable',
+      help: 'E-mails the outbox gave up on (kept until housekeeping removes them)',
+      registers: [this.registry],
+      collect: readOutbox,
+    });
+
+    const locks: Gauge<'state'> = new Gauge({
+      name: 'concierge_account_locks',
+      help: "Concierge's account locks by state: pending (not yet set at the provider) and locked",
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect: () =>
+        orNaN(
+          async () => {
+            const rows = await db
+              .selectFrom('account_locks')
+              .select(['state', sql<string>`count(*)`.as('count')])
+              .groupBy('state')
+              .execute();
+            const counts = new Map(rows.map((row) => [row.state, Number(row.count)]));
+            for (const state of LOCK_STATES) locks.set({ state }, counts.get(state) ?? 0);
+          },
+          () => {
+            for (const state of LOCK_STATES) locks.set({ state }, Number.NaN);
+          },
+        ),
+    });
+
+    const pool = (name: string, help: string, read: (stats: PoolStats) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const stats = poolStatsOf(db);
+          if (stats) this.set(read(stats));
+        },
+      });
+    pool('concierge_db_pool_connections', 'Connections the database pool holds open', (stats) => stats.total);
+    pool(
+      'concierge_db_pool_idle_connections',
+      'Open connections of the pool not in use',
+      (stats) => stats.idle,
+    );
+    pool(
+      'concierge_db_pool_waiting_requests',
+      'Queries waiting for a connection of the pool',
+      (stats) => stats.waiting,
+    );
+  }
+}
+
+/**
+ * Times every answer by its route pattern (`/messages/:language`, never the URL with its ids);
+ * requests no route matched (the not-found handler, which also renders unknown paths as pages)
+ * share `unmatched`.
+ */
+export function installHttpMetrics(app: FastifyInstance, metrics: ServerMetrics): void {
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.httpRequestDuration.observe(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status_code: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The server's metrics (buildServer); /metrics serves their registry on its own port. */
+    metrics: ServerMetrics;
+  }
+}

@@ -1,0 +1,35 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadPortalBuild } from './portal-bundle';
+
+// The built portal (npm run build), as the server tests that render pages use it.
+const distDir = fileURLToPath(new URL('../../../portal/dist', import.meta.url));
+const copies: string[] = [];
+afterAll(() => Promise.all(copies.map((copy) => rm(copy, { recursive: true, force: true }))));
+
+describe('the portal build', () => {
+  it('names the pages the server answers for, each with its chunk to preload', async () => {
+    const build = await loadPortalBuild(distDir);
+    const paths = build.bundle.routes.map((route) => route.path);
+    expect(paths).toContain('/login');
+    expect(paths).toContain('/resend-account-activation-email');
+    expect(paths).not.toContain('*');
+    const login = build.bundle.routes.find((route) => route.path === '/login')!;
+    expect(login.needsSignInRequest).toBe(true);
+    expect(build.preloadsFor(login.source).some((file) => /\/Login-[\w-]+\.js$/.test(file))).toBe(true);
+  });
+
+  it('refuses to start with a manifest that lacks a page’s chunk', async () => {
+    const copy = await mkdtemp(join(tmpdir(), 'portal-dist-'));
+    copies.push(copy);
+    await cp(distDir, copy, { recursive: true });
+    const manifestPath = join(copy, 'client', '.vite', 'manifest.json');
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<string, unknown>;
+    delete manifest['src/pages/Register/index.tsx'];
+    await writeFile(manifestPath, JSON.stringify(manifest));
+    await expect(loadPortalBuild(copy)).rejects.toThrow('/register (src/pages/Register/index.tsx)');
+  });
+});

@@ -1,0 +1,391 @@
+import { expect, type Page, test } from '@playwright/test';
+import {
+  axeViolations,
+  expectNoAxeViolations,
+  focusedElement,
+  focusIndicator,
+  overflowProblems,
+  setTextSize,
+} from './support/accessibility';
+import { createInvitation, createRegistrationCode } from './support/admin';
+import { expectSignedIn } from './support/flows';
+import { linkFromLatestMail } from './support/mail';
+import { demoTenants } from './support/tenants';
+import { urls } from './support/urls';
+import { DEMO_USER, uniqueEmail } from './support/users';
+
+// Issue 12, "Seen and operable": WCAG 2.2 AA on every screen of spec §2, in every language — axe,
+// reflow at 320 px and 200 % text, the keyboard alone, and the sign-in above the fold on a phone.
+
+test.describe.configure({ mode: 'parallel' });
+// A trace of a hundred page states slows the run more than it helps; the messages say what and where.
+test.use({ trace: 'off' });
+
+const LOCALES = ['de-CH', 'fr-CH', 'it-CH', 'en'] as const;
+const PASSWORD = 'Balkon-Blume9!';
+const DESKTOP = { width: 1280, height: 720 };
+const PHONE = { width: 320, height: 568 };
+
+/** One state of one screen: how to get there from anywhere (in the page's language). */
+interface ScreenState {
+  name: string;
+  reach: (page: Page) => Promise<void>;
+  /** Puts the page back (a dialog closed) after the checks. */
+  leave?: (page: Page) => Promise<void>;
+}
+
+const portal = (path: string) => `${urls.portal}${path}`;
+
+/** Loads a page and waits until React has hydrated it (no waiting for the network to go quiet). */
+async function open(page: Page, path: string) {
+  await page.goto(portal(path));
+  await waitForHydration(page);
+}
+
+async function waitForHydration(page: Page) {
+  await page.waitForFunction(() => {
+    const root = document.getElementById('root');
+    return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer'));
+  });
+  // the forms' submit buttons are enabled by the hydrated page
+  const submit = page.locator('form button[type="submit"]');
+  if ((await submit.count()) > 0) await expect(submit).toBeEnabled();
+}
+
+/** Submits the page's form as it is (empty: every field's message shows). */
+async function submitEmpty(page: Page) {
+  await page.locator('form button[type="submit"]').click();
+  await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible();
+}
+
+/** A registration through the form, to the success message; gives the e-mail registered. */
+async function register(page: Page, code: string): Promise<string> {
+  const email = uniqueEmail('a11y');
+  await open(page, `/register?subdomain=demo&registrationcode=${code}`);
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="new-password"]').fill(PASSWORD);
+  await page.locator('input[name="new-password-confirmation"]').fill(PASSWORD);
+  await page.locator('input[name="terms"]').check();
+  await page.locator('form button[type="submit"]').click();
+  await expect(page.locator('.mantine-Alert-root[role="status"]')).toContainText(email);
+  return email;
+}
+
+/** Starts what takes a while (an e-mail to arrive) at once; its result is awaited where it is needed. */
+function early<T>(start: () => Promise<T>): Promise<T> {
+  const promise = start();
+  promise.catch(() => {}); // reported where it is awaited
+  return promise;
+}
+
+function screenStates(language: string): ScreenState[] {
+  const invited = uniqueEmail('a11y-invited');
+  const invitationMail = early(async () => {
+    await createInvitation(invited, 'demo', language.slice(0, 2));
+    return linkFromLatestMail(invited, '/register');
+  });
+  let verificationMail: ReturnType<typeof linkFromLatestMail> = Promise.reject(
+    new Error('not registered yet'),
+  );
+  verificationMail.catch(() => {});
+  return [
+    { name: '/login', reach: (page) => open(page, '/login?subdomain=demo') },
+    { name: '/login with validation errors', reach: submitEmpty },
+    {
+      name: '/login after a wrong password',
+      reach: async (page) => {
+        await open(page, '/login?subdomain=demo&error=invalid_username_password');
+        await expect(page.getByRole('alert')).toBeFocused();
+      },
+    },
+    {
+      name: '/register with a code',
+      reach: async (page) =>
+        open(page, `/register?subdomain=demo&registrationcode=${await createRegistrationCode()}`),
+    },
+    { name: '/register with validation errors', reach: submitEmpty },
+    {
+      name: '/register with the terms dialog open',
+      reach: async (page) => {
+        await page.locator('form button.mantine-Anchor-root').click();
+        await expect(page.getByRole('dialog')).toBeVisible();
+      },
+      leave: async (page) => {
+        await page.keyboard.press('Escape');
+        await expect(page.getByRole('dialog')).toBeHidden();
+      },
+    },
+    {
+      name: '/register registered',
+      reach: async (page) => {
+        const email = await register(page, await createRegistrationCode());
+        // the activation e-mail is fetched later, once it has surely arrived
+        verificationMail = early(() => linkFromLatestMail(email, '/verification-complete'));
+      },
+    },
+    {
+      name: '/register with an error from the provider',
+      reach: (page) => open(page, '/register?subdomain=demo&error=registration_error'),
+    },
+    { name: '/password-reset-init', reach: (page) => open(page, '/password-reset-init?subdomain=demo') },
+    { name: '/password-reset-init with validation errors', reach: submitEmpty },
+    {
+      name: '/password-reset-init with an error from the provider',
+      reach: async (page) => {
+        await open(page, '/password-reset-init?subdomain=demo&error=default');
+        await expect(page.getByRole('alert')).toBeVisible();
+      },
+    },
+    {
+      name: '/password-set',
+      reach: (page) => open(page, '/password-set?subdomain=demo&requestId=r-1&exchangeid=x-1&rprq=p-1'),
+    },
+    { name: '/password-set with validation errors', reach: submitEmpty },
+    {
+      name: '/password-set with an invalid link',
+      reach: async (page) => {
+        await page.locator('input[name="new-password"]').fill(PASSWORD);
+        await page.locator('input[name="new-password-confirmation"]').fill(PASSWORD);
+        await page.locator('form button[type="submit"]').click();
+        await expect(page.getByRole('alert')).toBeVisible();
+      },
+    },
+    {
+      name: '/password-set with a parameter missing',
+      reach: async (page) => {
+        await open(page, '/password-set?subdomain=demo&requestId=r-1&rprq=p-1');
+        await expect(page.getByRole('alert')).toBeVisible();
+      },
+    },
+    { name: '/password-set-success', reach: (page) => open(page, '/password-set-success?subdomain=demo') },
+    {
+      name: '/resend-account-activation-email',
+      reach: (page) =>
+        open(page, '/resend-account-activation-email?subdomain=demo&reason=email_not_verified'),
+    },
+    { name: '/resend-account-activation-email with validation errors', reach: submitEmpty },
+    {
+      name: '/register as an invitation',
+      reach: async (page) => {
+        const { link } = await invitationMail;
+        await open(page, `${link.pathname}${link.search}`);
+      },
+    },
+    {
+      name: '/verification-complete activated',
+      reach: async (page) => {
+        await page.goto((await verificationMail).link.href);
+        await waitForHydration(page);
+        await expect(page.locator('.mantine-Alert-root[role="status"]')).toBeFocused();
+      },
+    },
+    {
+      name: '/verification-complete with an invalid link',
+      reach: async (page) => {
+        await open(page, '/verification-complete?subdomain=demo&email=niemand%40example.ch&verificationid=x');
+        await expect(page.getByRole('alert')).toBeVisible();
+      },
+    },
+    { name: 'the 404 page', reach: (page) => open(page, '/no-such-page?subdomain=demo') },
+  ];
+}
+
+test.describe('every screen', () => {
+  for (const locale of LOCALES) {
+    test(`every screen in ${locale}: no axe violations, nothing cut off at 320 px or 200 % text`, async ({
+      browser,
+    }) => {
+      test.setTimeout(90_000);
+      const context = await browser.newContext({ locale, viewport: DESKTOP });
+      const page = await context.newPage();
+      const violations: string[] = [];
+      const overflows: string[] = [];
+      for (const state of screenStates(locale)) {
+        await test.step(state.name, async () => {
+          await state.reach(page);
+          violations.push(...(await axeViolations(page)).map((line) => `${state.name}: ${line}`));
+          // 320 px (1.4.10), and 200 % text on top of it (1.4.4): what fits there fits on any wider screen
+          await page.setViewportSize(PHONE);
+          for (const [label, percent] of [
+            ['320 px', 100],
+            ['320 px, 200 % text', 200],
+          ] as const) {
+            await setTextSize(page, percent);
+            overflows.push(
+              ...(await overflowProblems(page)).map((line) => `${state.name} at ${label}: ${line}`),
+            );
+          }
+          await setTextSize(page, 100);
+          await page.setViewportSize(DESKTOP);
+          await state.leave?.(page);
+        });
+      }
+      await context.close();
+      expect.soft(violations, 'axe violations').toEqual([]);
+      expect.soft(overflows, 'cut off or scrolling sideways').toEqual([]);
+    });
+  }
+
+  test('every tenant’s sign-in page with an error: no axe violations, nothing cut off at 320 px', async ({
+    browser,
+  }) => {
+    test.setTimeout(60_000);
+    const context = await browser.newContext({ locale: 'fr-CH', viewport: PHONE });
+    const page = await context.newPage();
+    for (const tenant of demoTenants) {
+      // with an error: everything of the plain page and the message
+      const path = `/login?subdomain=${tenant.subdomain}&error=invalid_username_password`;
+      await open(page, path);
+      await expectNoAxeViolations(page, path);
+      expect(await overflowProblems(page), tenant.subdomain).toEqual([]);
+    }
+    await context.close();
+  });
+});
+
+test('the page as the server sends it says "error" in its title while it shows one, in every language', async ({
+  request,
+}) => {
+  for (const [language, title, errorTitle] of [
+    ['de-CH', 'Anmelden', 'Fehler: Anmelden'],
+    ['fr-CH', 'Connexion', 'Erreur\u00a0: Connexion'],
+    ['it-CH', 'Accesso', 'Errore: Accesso'],
+    ['en', 'Sign in', 'Error: Sign in'],
+  ]) {
+    const headers = { 'accept-language': language! };
+    const plain = await (await request.get(portal('/login?subdomain=demo'), { headers })).text();
+    expect(plain).toContain(`<title>${title}</title>`);
+    const failed = await (
+      await request.get(portal('/login?subdomain=demo&error=invalid_username_password'), { headers })
+    ).text();
+    expect(failed).toContain(`<title>${errorTitle}</title>`);
+  }
+});
+
+/** Tab (or Shift+Tab) once and check the element that got the focus shows it, at 3:1 on white. */
+async function tab(page: Page, key: 'Tab' | 'Shift+Tab' = 'Tab') {
+  await page.keyboard.press(key);
+  const indicator = await focusIndicator(page);
+  const focused = await focusedElement(page);
+  expect(indicator, `the focus on ${focused} is visible`).not.toBeNull();
+  if (indicator?.contrast != null) {
+    expect(indicator.contrast, `the focus ring on ${focused} (${indicator.kind})`).toBeGreaterThanOrEqual(3);
+  }
+  return focused;
+}
+
+/** Tabs until the locator's element has the focus, checking every stop on the way. */
+async function tabTo(page: Page, target: ReturnType<Page['locator']>, key: 'Tab' | 'Shift+Tab' = 'Tab') {
+  for (let stop = 0; stop < 20; stop += 1) {
+    await tab(page, key);
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+  }
+  throw new Error(`${key} never reached ${target}`);
+}
+
+test('signs in by keyboard alone, the focus visible at every stop, also on an invalid field and the show-password button', async ({
+  page,
+}) => {
+  // From the customer's portal, as a tenant starts: its sign-in button by keyboard too.
+  await page.goto(urls.propertyPortal);
+  const signIn = page.getByTestId('sign-in');
+  for (
+    let stop = 0;
+    stop < 10 && !(await signIn.evaluate((element) => element === document.activeElement));
+    stop += 1
+  ) {
+    await page.keyboard.press('Tab');
+  }
+  await page.keyboard.press('Enter');
+  await page.waitForURL((url) => url.href.startsWith(`${urls.portal}/login?`));
+  await expect(page.locator('form button[type="submit"]')).toBeEnabled();
+
+  const email = page.locator('input[name="username"]');
+  const password = page.locator('input[name="password"]');
+  const toggle = page.getByRole('button', { name: 'Show password' });
+  const submit = page.locator('form button[type="submit"]');
+
+  await tabTo(page, email);
+  await tab(page);
+  await expect(password).toBeFocused();
+  await tab(page);
+  await expect(toggle).toBeFocused();
+  // a 44 × 44 px target (WCAG 2.5.8 asks for 24)
+  const box = (await toggle.boundingBox())!;
+  expect(box.width).toBeGreaterThanOrEqual(44);
+  expect(box.height).toBeGreaterThanOrEqual(44);
+  await page.keyboard.press('Space');
+  await expect(password).toHaveAttribute('type', 'text');
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('Space');
+  await expect(password).toHaveAttribute('type', 'password');
+  await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+
+  // sent empty: the first invalid field takes the focus, and shows it next to its red border
+  await tab(page);
+  await expect(submit).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(email).toBeFocused();
+  await expect(email).toHaveAttribute('aria-invalid', 'true');
+  await expect(page).toHaveTitle(/^Error: /);
+  expect(await focusIndicator(page), 'the focus on the invalid e-mail field').not.toBeNull();
+  await page.keyboard.type(DEMO_USER.email);
+  await tab(page);
+  await expect(password).toBeFocused();
+  await expect(password).toHaveAttribute('aria-invalid', 'true');
+  await page.keyboard.type(DEMO_USER.password);
+  // back and forth: Shift+Tab to the e-mail, Tab to the password again
+  await tab(page, 'Shift+Tab');
+  await expect(email).toBeFocused();
+  await tab(page);
+  await page.keyboard.press('Enter');
+  await expectSignedIn(page, DEMO_USER.email);
+});
+
+test('asks for a password reset by keyboard alone, the focus visible at every stop', async ({ page }) => {
+  await open(page, '/login?subdomain=demo');
+  const forgot = page.locator('a[href^="/password-reset-init"]');
+  await tabTo(page, forgot);
+  await page.keyboard.press('Enter');
+  await page.waitForURL((url) => url.pathname === '/password-reset-init');
+  const submit = page.locator('form button[type="submit"]');
+  await expect(submit).toBeEnabled();
+
+  const email = page.locator('input[name="email"]');
+  await tabTo(page, submit);
+  await page.keyboard.press('Space');
+  await expect(email).toBeFocused();
+  await expect(email).toHaveAttribute('aria-invalid', 'true');
+  expect(await focusIndicator(page), 'the focus on the invalid e-mail field').not.toBeNull();
+  await page.keyboard.type('niemand-hier@example.ch');
+  await tab(page);
+  await expect(submit).toBeFocused();
+  await tab(page, 'Shift+Tab');
+  await expect(email).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.mantine-Alert-root[role="status"]')).toBeFocused();
+});
+
+for (const locale of LOCALES) {
+  test(`on a 320 × 568 phone in ${locale} the sign-in button and the forgot-password link need no scrolling, also after an error`, async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ locale, viewport: PHONE });
+    const page = await context.newPage();
+    for (const query of ['', '&error=invalid_username_password']) {
+      await open(page, `/login?subdomain=demo${query}`);
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+      for (const element of [
+        page.locator('input[name="username"]'),
+        page.locator('input[name="password"]'),
+        page.locator('form button[type="submit"]'),
+        page.locator('a[href^="/password-reset-init"]'),
+      ]) {
+        const box = (await element.boundingBox())!;
+        expect(box.y, `${element} on /login${query}`).toBeGreaterThanOrEqual(0);
+        expect(box.y + box.height, `${element} on /login${query}`).toBeLessThanOrEqual(PHONE.height);
+      }
+    }
+    await context.close();
+  });
+}

@@ -1,0 +1,172 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+/** WCAG 2.2 A and AA, as the product promises (issue 12). */
+export const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/** axe's violations on the page as it is now, in a form that says what and where. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // only the violations in detail: axe then skips describing every passing node, which halves its time
+  // (options first: they replace what withTags set). The portal has no frames: axe runs in the page
+  // itself (legacy mode) instead of finishing its run in an extra blank page each time.
+  const results = await new AxeBuilder({ page })
+    .options({ resultTypes: ['violations'] })
+    .withTags(WCAG_22_AA)
+    .setLegacyMode()
+    .analyze();
+  return results.violations.flatMap((violation) =>
+    violation.nodes.map(
+      (node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')} — ${node.failureSummary}`,
+    ),
+  );
+}
+
+export async function expectNoAxeViolations(page: Page, where: string) {
+  expect(await axeViolations(page), `axe on ${where}`).toEqual([]);
+}
+
+/**
+ * WCAG 1.4.10 and 1.4.4: what does not fit. The page must not scroll sideways, and no button,
+ * label, title, link, message or text may be cut off (its content wider or taller than its box
+ * where the box clips, an ellipsis in effect) or run out of the window. Gives one line per offender.
+ */
+export function overflowProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const root = document.scrollingElement ?? document.documentElement;
+    const viewportWidth = root.clientWidth;
+    if (root.scrollWidth > viewportWidth) {
+      problems.push(`the page scrolls sideways: ${root.scrollWidth} > ${viewportWidth} px`);
+    }
+    const selector = [
+      'button',
+      'a',
+      'label',
+      'h1',
+      'h2',
+      'h3',
+      'p',
+      '[role="alert"]',
+      '[role="status"]',
+      '.mantine-Button-label',
+      '.mantine-Alert-title',
+      '.mantine-Alert-message',
+      '.mantine-InputWrapper-label',
+      '.mantine-InputWrapper-description',
+      '.mantine-InputWrapper-error',
+      '.mantine-Checkbox-label',
+    ].join(',');
+    const describe = (element: Element) =>
+      `<${element.tagName.toLowerCase()}${
+        element.className
+          ? ` class="${
+              String(element.className)
+                .split(' ')
+                .find((name) => name.startsWith('mantine-')) ?? ''
+            }"`
+          : ''
+      }> "${(element.textContent ?? '').trim().slice(0, 40)}"`;
+    for (const element of Array.from(document.querySelectorAll<HTMLElement>(selector))) {
+      const rect = element.getBoundingClientRect();
+      if (rect.width === 0 && rect.height === 0) continue;
+      const style = getComputedStyle(element);
+      if (style.visibility === 'hidden') continue;
+      // a dialog's content scrolls on its own; what is inside it counts against the dialog's width
+      if (rect.right > viewportWidth + 1 || rect.left < -1) {
+        problems.push(
+          `${describe(element)} runs out of the window: ${Math.round(rect.left)}–${Math.round(rect.right)} px`,
+        );
+        continue;
+      }
+      if (style.display === 'inline') continue;
+      if (element.scrollWidth > element.clientWidth + 1) {
+        problems.push(
+          `${describe(element)} is cut off: ${element.scrollWidth} > ${element.clientWidth} px wide`,
+        );
+        continue;
+      }
+      const clipsVertically = ['hidden', 'clip'].includes(style.overflowY);
+      if (clipsVertically && element.scrollHeight > element.clientHeight + 1) {
+        problems.push(
+          `${describe(element)} is cut off: ${element.scrollHeight} > ${element.clientHeight} px high`,
+        );
+        continue;
+      }
+      if (
+        style.textOverflow === 'ellipsis' &&
+        style.overflowX !== 'visible' &&
+        element.scrollWidth > element.clientWidth
+      ) {
+        problems.push(`${describe(element)} ends in an ellipsis`);
+      }
+    }
+    return problems;
+  });
+}
+
+/** WCAG 1.4.4: text at 200 % — Mantine sizes text and spacing in rem, so the root font size is the zoom of text. */
+export async function setTextSize(page: Page, percent: number) {
+  await page.evaluate((size) => {
+    document.documentElement.style.fontSize = `${size}%`;
+  }, percent);
+}
+
+/**
+ * WCAG 2.4.7 (and 1.4.11 for the indicator itself): how the focused element shows its focus — an
+ * outline or a box-shadow ring on it or on the field box around it (a password field's box carries
+ * the ring of its inner input) — with the ring's contrast against white. Null when nothing shows.
+ */
+export function focusIndicator(page: Page) {
+  return page.evaluate(() => {
+    const focused = document.activeElement as HTMLElement | null;
+    if (!focused || focused === document.body) return null;
+    const luminance = (rgb: number[]) => {
+      const [r, g, b] = rgb.map((value) => {
+        const channel = value / 255;
+        return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const contrastOnWhite = (color: string) => {
+      const rgb = color
+        .match(/[\d.]+/g)
+        ?.slice(0, 3)
+        .map(Number);
+      return rgb && rgb.length === 3 ? 1.05 / (luminance(rgb) + 0.05) : null;
+    };
+    const candidates = [focused, focused.closest<HTMLElement>('.mantine-Input-input')].filter(
+      (element): element is HTMLElement => element !== null,
+    );
+    for (const element of candidates) {
+      const style = getComputedStyle(element);
+      if (style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0) {
+        return {
+          element: element === focused ? 'itself' : 'its field box',
+          kind: `outline ${style.outlineWidth} ${style.outlineStyle}`,
+          contrast: contrastOnWhite(style.outlineColor),
+        };
+      }
+      if (style.boxShadow !== 'none') {
+        return {
+          element: element === focused ? 'itself' : 'its field box',
+          kind: `box-shadow ${style.boxShadow}`,
+          contrast: contrastOnWhite(style.boxShadow),
+        };
+      }
+    }
+    return null;
+  });
+}
+
+/** Names the focused element: for the test's messages. */
+export function focusedElement(page: Page) {
+  return page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    if (!element) return 'nothing';
+    const name =
+      element.getAttribute('aria-label') ??
+      element.getAttribute('name') ??
+      element.textContent?.trim().slice(0, 40);
+    return `<${element.tagName.toLowerCase()}> ${name ?? ''}`;
+  });
+}

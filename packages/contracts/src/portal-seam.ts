@@ -1,0 +1,69 @@
+import type { Language } from './language';
+import type { RuntimeConfig } from './runtime-config';
+import type { PageSignInRequest, TenantInfo } from './sign-in-request';
+import type { PortalTenant } from './tenant';
+
+// The seam between the server and the portal's server bundle (apps/portal/src/entry-server.tsx):
+// the server loads the built bundle at run time and never imports portal code, so the types it
+// relies on live here, and the portal checks its bundle against them (src/entry-server.seam.ts).
+
+/**
+ * What the server inlines into every page (as a JSON data block, not a script — the CSP allows no
+ * inline script) so that the browser hydrates with the same configuration and language. `Messages`
+ * is the portal's dictionary type; the server passes the texts along without looking into them.
+ */
+export interface PortalPageState<Messages = unknown> {
+  config: RuntimeConfig;
+  /** The tenant from the registry: brand, customer host and behaviour flags. */
+  tenant: PortalTenant;
+  language: Language;
+  /** The texts of this page (`common` and the route's parts); others are fetched when needed. */
+  messages: Messages;
+  /** The sign-in request the server checked or fetched for the page; absent when it could not. */
+  signInRequest?: PageSignInRequest;
+  /** spec §3: the provider's tenant info, as the server last read it. */
+  tenantInfo?: TenantInfo;
+}
+
+/** One route of the portal that the server renders (spec §2). */
+export interface PortalPageRoute {
+  path: string;
+  /** The page module as the client build's manifest names it, for the server's modulepreload links. */
+  source: string;
+  /**
+   * spec §2: whether the page works with a sign-in request (the server renders it with one, the
+   * browser gets one when it has none). The pages reached from an e-mail work without and never
+   * send the visitor away for one.
+   */
+  needsSignInRequest: boolean;
+}
+
+export interface RenderedPage {
+  html: string;
+  title: string;
+  /** The page module (a key of the client manifest), for the server to preload its chunk. */
+  pageSource: string;
+  isNotFound: boolean;
+}
+
+/** What the portal's server bundle exports. Properties, not methods, so that parameters are checked strictly. */
+export interface PortalServerBundle<Messages = unknown> {
+  /** Every page the server answers for, exactly: the server registers these paths and no others. */
+  routes: readonly PortalPageRoute[];
+  /** Settles once every page module is loaded; renderPage needs no further import after it. */
+  pagesReady: () => Promise<unknown>;
+  /** Renders one page for a URL (path and query) in the given state. */
+  renderPage: (url: string, state: PortalPageState<Messages>) => Promise<RenderedPage>;
+  /** The texts one page needs (`common` and the route's parts), inlined into it. */
+  messagesFor: (pathname: string, language: Language) => Messages;
+  /** Named parts of a dictionary, for a page reached in the browser; null when a name is unknown. */
+  messageParts: (language: Language, names: string[]) => Messages | null;
+  /** spec §2: whether the page at this path works with a sign-in request. */
+  needsSignInRequest: (pathname: string) => boolean;
+  /** Where a URL must go before it renders (a 302), or null. */
+  pageRedirect: (pathname: string, search: string) => string | null;
+  /** The state as the JSON data block's text (safe inside <script type="application/json">). */
+  serialisePageState: (state: PortalPageState<Messages>) => string;
+  /** The id of that data block. */
+  PAGE_STATE_ELEMENT_ID: string;
+}

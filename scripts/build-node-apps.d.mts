@@ -1,0 +1,22 @@
+export interface NodeApp {
+  name: string;
+  /** The workspace folder, e.g. apps/server. */
+  folder: string;
+  /** Source → compiled file, relative to the repository root; the first is the app's main entry. */
+  entries: { source: string; output: string }[];
+  /** Flags for `node` when the app's main entry is started. */
+  nodeOptions: string[];
+}
+
+export const SERVER_NODE_OPTIONS: string[];
+export const NODE_APPS: NodeApp[];
+/** The arguments for `node` that start an app's compiled main entry (absolute path), flags first. */
+export function nodeArguments(name: string): string[];
+/** The apps whose bundles are missing or older than a source they may contain. */
+export function staleNodeApps(names?: string[]): string[];
+/** Builds the named apps (default: all), or only the stale ones among them; gives back the names built. */
+export function buildNodeApps(options?: {
+  apps?: string[];
+  ifStale?: boolean;
+  quiet?: boolean;
+}): Promise<string[]>;
