@@ -1,9 +1,10 @@
 // The server-rendered forms work before the JavaScript has arrived, so on a slow phone a tenant may
-// type before React takes over — also while it is taking over: hydration runs in steps. Hydration
-// sets controlled inputs back to their state, which would wipe what was typed. So the entry notes
-// what was typed before hydrating and keeps listening while it runs; once hydration has committed,
-// whatever React put back to the server's value is typed again, the way a person would, so that
-// the forms' state takes it in.
+// type before React takes over — also while it is taking over: hydration runs in steps. React 19
+// keeps what a field shows when it hydrates it, but its state still holds the server's value, and
+// the field's next render writes that back: what was typed vanishes a moment later, whenever the
+// page happens to render again. So the entry notes what was typed before hydrating and keeps
+// listening while it runs; once hydration has committed, every field that was typed into is typed
+// again, the way a person would, so that the forms' state takes it in.
 
 type Field = HTMLInputElement | HTMLTextAreaElement;
 
@@ -53,12 +54,16 @@ export function retypeNotedInput(): void {
     listening = undefined;
   }
   for (const [element, { server, typed: value }] of typed) {
-    // Only what hydration put back: a field that shows anything else is already React's.
-    if (!element.isConnected || value === server || currentValueOf(element) !== server) continue;
+    if (!element.isConnected || value === server) continue;
+    // React tells a change from the value it last saw. It saw the typed value at hydration, so it
+    // first sees the server's again (through the element's own setter, which React watches), then
+    // the typed one arrives as the browser would put it (the prototype's setter) with its event.
     if (typeof value === 'boolean') {
+      (element as HTMLInputElement).checked = server as boolean;
       element.click();
       continue;
     }
+    element.value = server as string;
     const prototype =
       element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
     Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(element, value);
