@@ -22,13 +22,20 @@ export const CONNECTIONS = 10;
 
 /**
  * @param {string} url only ever 127.0.0.1: the bench never loads anything it did not start
- * @param {{ headers?: Record<string, string>, duration?: number }} [options]
+ * @param {{ headers?: Record<string, string>, duration?: number, everyRequestNew?: boolean }} [options]
+ *   everyRequestNew: each request's query gets a parameter of its own (`bench=1`, `bench=2`, …), so
+ *   that no answer can be one the server kept from before
  * @returns {Promise<LoadFigures>}
  */
-export async function load(url, { headers = {}, duration = DURATION_S } = {}) {
+export async function load(url, { headers = {}, duration = DURATION_S, everyRequestNew = false } = {}) {
   if (new URL(url).hostname !== '127.0.0.1')
     throw new Error(`Refusing to load anything but 127.0.0.1: ${url}`);
-  const result = await autocannon({ url, connections: CONNECTIONS, duration, headers });
+  const { pathname, search } = new URL(url);
+  let count = 0;
+  const requests = everyRequestNew
+    ? [{ setupRequest: (request) => ({ ...request, path: `${pathname}${search}&bench=${++count}` }) }]
+    : undefined;
+  const result = await autocannon({ url, connections: CONNECTIONS, duration, headers, requests });
   return {
     url,
     durationSeconds: duration,

@@ -14,9 +14,10 @@ import { checkBudgets } from './budgets.mjs';
 import { assetsLinkedFrom, gzipSize, measureLoginBundle } from './bundle-size.mjs';
 import { load, warmUp } from './load.mjs';
 import { treeMemory } from './memory.mjs';
+import { measurePageSpeed } from './page-speed.mjs';
 import { format, printReport, writeJson } from './report.mjs';
 import { memoryOf, SERVER_ENV, startServer } from './server.mjs';
-import { measureRoundTrips, measureSignInThroughput } from './sign-in.mjs';
+import { arrivalAtLogin, measureRoundTrips, measureSignInThroughput } from './sign-in.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const clientDir = join(root, 'apps/portal/dist/client');
@@ -83,12 +84,14 @@ async function measureServer(bundle) {
     await warmUp(loginUrl, loginHeaders);
     const login = await load(loginUrl, { headers: loginHeaders, duration: LOGIN_LOAD_SECONDS });
     const afterLoad = memoryOf(server.pid).rss;
+    // The same page, but none the server has kept (ssr/page-templates.ts): every one rendered anew.
+    const loginRendered = await load(loginUrl, { headers: loginHeaders, everyRequestNew: true });
     await warmUp(configUrl, configHeaders);
     const config = await load(configUrl, { headers: configHeaders });
     const { peak } = memoryOf(server.pid);
     return {
       html,
-      load: { login, config },
+      load: { login, loginRendered, config },
       rss: { idle, afterLoad, peak },
       startup: { serverMs: server.startMs },
     };
@@ -145,9 +148,15 @@ async function measureStack() {
     console.log('Signing in against the embedded provider (round trips, then a concurrent run)…');
     const roundTrip = await measureRoundTrips(urls, DEMO_USER);
     const throughput = await measureSignInThroughput(urls, DEMO_USER);
+
+    console.log('Lighthouse, mobile, on /login as a tenant arrives at it, taking turns with the floor page…');
+    // 127.0.0.1 as the floor page: `localhost` may be tried on ::1 first, which the floor never pays.
+    const arrival = (await arrivalAtLogin(urls)).replace('//localhost:', '//127.0.0.1:');
+    const pageSpeed = await measurePageSpeed(arrival);
     return {
       startMs,
       walk,
+      pageSpeed,
       memory: { beforeWalk: summary(beforeWalk), afterWalk: summary(afterWalk) },
       signIn: { roundTrip, throughput },
     };

@@ -64,6 +64,42 @@ class CookieJar {
 }
 
 /**
+ * The relying party's authorization request, as a browser arrives at the provider: answered with
+ * the hosted page (the portal's /login) and a request id.
+ * @param {CookieJar} jar
+ * @param {{ provider: string, propertyPortal: string }} urls
+ * @param {string} verifier PKCE code verifier
+ */
+async function authorize(jar, urls, verifier) {
+  const authorizeUrl = new URL(`${urls.provider}/authz-srv/authz`);
+  authorizeUrl.search = new URLSearchParams({
+    client_id: CLIENT_ID,
+    response_type: 'code',
+    scope: 'openid email profile',
+    redirect_uri: `${urls.propertyPortal}/callback`,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    state: randomBytes(8).toString('hex'),
+    nonce: randomBytes(8).toString('hex'),
+  }).toString();
+  const toHostedPage = await jar.fetch(authorizeUrl.href);
+  await toHostedPage.arrayBuffer();
+  const hostedPage = new URL(toHostedPage.headers.get('location') ?? '', urls.provider);
+  const requestId = hostedPage.searchParams.get('requestId');
+  if (!requestId) throw new Error(`authorize answered ${toHostedPage.status} without a request id`);
+  return { requestId, hostedPage: hostedPage.href };
+}
+
+/**
+ * The /login a tenant arrives at from the demo property portal, with a live request id.
+ * @param {{ provider: string, propertyPortal: string }} urls
+ */
+export async function arrivalAtLogin(urls) {
+  const { hostedPage } = await authorize(new CookieJar(), urls, randomBytes(32).toString('base64url'));
+  return hostedPage;
+}
+
+/**
  * One full sign-in of a relying party; throws unless it ends with tokens.
  * @param {{ provider: string, portal: string, propertyPortal: string }} urls the stack's
  * @param {{ email: string, password: string }} user
@@ -72,23 +108,7 @@ export async function signInRoundTrip(urls, user) {
   const jar = new CookieJar();
   const redirectUri = `${urls.propertyPortal}/callback`;
   const verifier = randomBytes(32).toString('base64url');
-  const authorize = new URL(`${urls.provider}/authz-srv/authz`);
-  authorize.search = new URLSearchParams({
-    client_id: CLIENT_ID,
-    response_type: 'code',
-    scope: 'openid email profile',
-    redirect_uri: redirectUri,
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-    state: randomBytes(8).toString('hex'),
-    nonce: randomBytes(8).toString('hex'),
-  }).toString();
-  const toHostedPage = await jar.fetch(authorize.href);
-  await toHostedPage.arrayBuffer();
-  const requestId = new URL(toHostedPage.headers.get('location') ?? '', urls.provider).searchParams.get(
-    'requestId',
-  );
-  if (!requestId) throw new Error(`authorize answered ${toHostedPage.status} without a request id`);
+  const { requestId } = await authorize(jar, urls, verifier);
 
   const login = await jar.fetch(`${urls.provider}/login-srv/login`, {
     method: 'POST',

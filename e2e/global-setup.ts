@@ -1,19 +1,21 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freeClusterPorts, startCluster } from '../scripts/cluster.mjs';
 import { freePorts, startStack } from '../scripts/stack.mjs';
 import { ADMIN_CLIENT_SECRET, ROLES_CLIENT_ID, SERVER_ADMIN_TOKEN } from './support/users';
 
 /**
  * The whole system as `npm start` runs it, on free ports with a throw-away data directory (or the
  * CI's PostgreSQL when DATABASE_URL is set). The URLs reach the tests through the environment.
+ * With E2E_CLUSTER=1 it is the cluster of `npm run cluster` instead: three server instances behind
+ * nginx, and the portal's URL is nginx's, so every test goes through the load balancer.
  */
 export default async function globalSetup() {
   const dataDir = mkdtempSync(join(tmpdir(), 'concierge-e2e-'));
   // The embedded PostgreSQL may run as another user (as root: `postgres`); it must reach its folder.
   chmodSync(dataDir, 0o755);
-  const stack = await startStack({
-    ports: await freePorts(),
+  const options = {
     dataDir,
     quiet: !process.env.E2E_VERBOSE,
     throwAwayData: true,
@@ -31,7 +33,13 @@ export default async function globalSetup() {
         required_roles: ['owner'],
       },
     ],
-  });
+  };
+  const isCluster = process.env.E2E_CLUSTER === '1';
+  const stack = isCluster
+    ? await startCluster({ ...options, ports: await freeClusterPorts() })
+    : await startStack({ ...options, ports: await freePorts() });
+  if (isCluster)
+    console.log(`Browser tests through nginx at ${stack.urls.portal}, three server instances behind it`);
   process.env.E2E_PORTAL_URL = stack.urls.portal;
   process.env.E2E_PROVIDER_URL = stack.urls.provider;
   process.env.E2E_PROPERTY_PORTAL_URL = stack.urls.propertyPortal;

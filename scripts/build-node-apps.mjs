@@ -68,7 +68,12 @@ export const NODE_APPS = [
 ];
 
 /** What a bundle may contain besides its app's own sources. */
-const SHARED_SOURCES = ['packages/contracts/src', 'packages/database/src', 'packages/oidc-client/src'];
+const SHARED_SOURCES = [
+  'packages/contracts/src',
+  'packages/database/src',
+  'packages/observability/src',
+  'packages/oidc-client/src',
+];
 
 /** @param {string} name */
 function appNamed(name) {

@@ -2,4 +2,14 @@ export function startEmbeddedPostgres(options: {
   dataDir: string;
   port: number;
   persistent?: boolean;
-}): Promise<{ url: string; stop(): Promise<void> }>;
+}): Promise<EmbeddedPostgres>;
+
+export interface EmbeddedPostgres {
+  url: string;
+  /** Stops the server; its data goes too unless it was started `persistent`. */
+  stop(): Promise<void>;
+  /** Stops the server as a fast shutdown does (sessions are ended); the data stays. */
+  stopServer(): Promise<void>;
+  /** Starts it again on the same data and port. */
+  startServer(): Promise<void>;
+}

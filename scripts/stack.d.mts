@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import type { EmbeddedPostgres } from './embedded-postgres.mjs';
 
 export interface StackPorts {
   server: number;
@@ -27,7 +28,51 @@ export interface Stack {
   database: string;
 }
 
+export interface StackProcess {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Answers 2xx once the process is ready. */
+  ready: string;
+}
+
+export interface Launched {
+  ready: Promise<unknown>;
+  children: { name: string; child: ChildProcess }[];
+  stop(): Promise<void>;
+}
+
 export const DEFAULT_PORTS: StackPorts;
+export function urlsFor(
+  ports: Pick<StackPorts, 'provider' | 'propertyPortal' | 'mail' | 'smtp'>,
+  portalPort: number,
+): StackUrls;
+export function prepareRun(
+  options: {
+    dataDir?: string;
+    env?: Record<string, string>;
+    extraProviderClients?: Record<string, unknown>[];
+    throwAwayData?: boolean;
+    embeddedDatabase?: boolean;
+  },
+  urls: StackUrls,
+  ports: Pick<StackPorts, 'postgres'>,
+): Promise<{ dataDir: string; env: NodeJS.ProcessEnv; postgres: EmbeddedPostgres | undefined }>;
+export function nodeApp(app: string): { command: string; args: string[] };
+export function mailCatcherProcess(ports: StackPorts, urls: StackUrls): StackProcess;
+export function providerProcess(ports: StackPorts, urls: StackUrls): StackProcess;
+export function propertyPortalProcess(ports: StackPorts, urls: StackUrls): StackProcess;
+export function launch(
+  processes: StackProcess[],
+  sharedEnv: NodeJS.ProcessEnv,
+  options?: { quiet?: boolean },
+): Launched;
+export function waitUntilReady(
+  app: { name: string; ready: string },
+  child: ChildProcess,
+  timeoutMs?: number,
+): Promise<void>;
 export function freePort(): Promise<number>;
 export function freePorts(): Promise<StackPorts>;
 export function startStack(options?: {

@@ -105,18 +105,70 @@ export async function startStack(options = {}) {
   // Cheap when nothing changed (file times only); the browser tests' setup relies on it.
   await buildNodeApps({ ifStale: true, quiet: options.quiet });
   const ports = options.ports ?? DEFAULT_PORTS;
-  const urls = {
-    portal: `http://localhost:${ports.server}`,
+  const urls = urlsFor(ports, ports.server);
+  const run = await prepareRun(options, urls, ports);
+  const apps = launch(
+    [
+      mailCatcherProcess(ports, urls),
+      providerProcess(ports, urls),
+      {
+        name: 'server',
+        ...nodeApp('server'),
+        // One instance and no balancer: nothing to drain from, so a stop is immediate.
+        env: { PORT: String(ports.server), SHUTDOWN_DRAIN_SECONDS: '0' },
+        ready: `${urls.portal}/readyz`,
+      },
+      propertyPortalProcess(ports, urls),
+    ],
+    run.env,
+    options,
+  );
+  const stop = async () => {
+    await apps.stop();
+    await run.postgres?.stop();
+  };
+  try {
+    await apps.ready;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { urls, ports, stop, children: apps.children, database: run.env.DATABASE_URL };
+}
+
+/**
+ * The addresses of a run whose portal (the server, or the load balancer in front of several) is on
+ * `portalPort`.
+ * @param {{ provider: number, propertyPortal: number, mail: number, smtp: number }} ports
+ * @param {number} portalPort
+ */
+export function urlsFor(ports, portalPort) {
+  return {
+    portal: `http://localhost:${portalPort}`,
     provider: `http://localhost:${ports.provider}`,
     propertyPortal: `http://localhost:${ports.propertyPortal}`,
     mail: `http://localhost:${ports.mail}`,
     smtp: `smtp://localhost:${ports.smtp}`,
   };
+}
+
+/**
+ * What every app of a run shares: the data directory, the tenant registry, the provider's clients,
+ * the URLs, and one PostgreSQL for both apps, a schema each, as in production — the embedded one
+ * unless DATABASE_URL names another (or `embeddedDatabase` asks for the embedded one regardless).
+ * @param {{ dataDir?: string, env?: Record<string, string>, extraProviderClients?: Record<string, unknown>[],
+ *   throwAwayData?: boolean, embeddedDatabase?: boolean }} options
+ * @param {ReturnType<typeof urlsFor>} urls
+ * @param {{ postgres: number }} ports
+ */
+export async function prepareRun(options, urls, ports) {
   const dataDir = options.dataDir ?? join(root, '.data');
   mkdirSync(dataDir, { recursive: true });
   const tenantsFile = tenantsFor(dataDir, urls.propertyPortal);
-  // One PostgreSQL for both apps, a schema each, as in production; embedded unless one is given.
-  const givenDatabase = options.env?.DATABASE_URL ?? process.env.DATABASE_URL;
+  // An empty DATABASE_URL counts as none.
+  const givenDatabase = options.embeddedDatabase
+    ? undefined
+    : options.env?.DATABASE_URL || process.env.DATABASE_URL || undefined;
   const postgres = givenDatabase
     ? undefined
     : await startEmbeddedPostgres({
@@ -124,9 +176,8 @@ export async function startStack(options = {}) {
         port: ports.postgres,
         persistent: !options.throwAwayData,
       });
-  const shared = {
+  const env = {
     ...process.env,
-    DATABASE_URL: givenDatabase ?? postgres?.url,
     DATA_DIR: dataDir,
     TENANTS_FILE: tenantsFile,
     PROVIDER_CLIENTS_FILE: providerClientsFor(
@@ -141,80 +192,96 @@ export async function startStack(options = {}) {
     PROPERTY_PORTAL_URL: urls.propertyPortal,
     SMTP_URL: urls.smtp,
     ...options.env,
+    DATABASE_URL: givenDatabase ?? postgres?.url,
   };
-  const apps = [
-    {
-      name: 'mail',
-      app: 'mail-catcher',
-      env: { MAIL_SMTP_PORT: String(ports.smtp), MAIL_HTTP_PORT: String(ports.mail) },
-      ready: `${urls.mail}/api/messages`,
-    },
-    {
-      name: 'provider',
-      app: 'provider',
-      env: { PROVIDER_PORT: String(ports.provider) },
-      ready: `${urls.provider}/healthz`,
-    },
-    {
-      name: 'server',
-      app: 'server',
-      env: { PORT: String(ports.server) },
-      ready: `${urls.portal}/readyz`,
-    },
-    {
-      name: 'rp',
-      app: 'property-portal',
-      env: { PROPERTY_PORTAL_PORT: String(ports.propertyPortal) },
-      ready: `${urls.propertyPortal}/config.json`,
-    },
-  ];
+  return { dataDir, env, postgres };
+}
 
-  const children = apps.map((app) => {
-    // Source maps on: a stack trace in the log of `npm start` or a browser test names src/ lines.
-    const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArguments(app.app)], {
+/** `node` with source maps on an app's compiled entry: a stack trace in a log names src/ lines. */
+export function nodeApp(/** @type {string} */ app) {
+  return { command: process.execPath, args: ['--enable-source-maps', ...nodeArguments(app)] };
+}
+
+export function mailCatcherProcess(ports, urls) {
+  return {
+    name: 'mail',
+    ...nodeApp('mail-catcher'),
+    env: { MAIL_SMTP_PORT: String(ports.smtp), MAIL_HTTP_PORT: String(ports.mail) },
+    ready: `${urls.mail}/api/messages`,
+  };
+}
+
+export function providerProcess(ports, urls) {
+  return {
+    name: 'provider',
+    ...nodeApp('provider'),
+    env: { PROVIDER_PORT: String(ports.provider) },
+    ready: `${urls.provider}/healthz`,
+  };
+}
+
+export function propertyPortalProcess(ports, urls) {
+  return {
+    name: 'rp',
+    ...nodeApp('property-portal'),
+    env: { PROPERTY_PORTAL_PORT: String(ports.propertyPortal) },
+    ready: `${urls.propertyPortal}/config.json`,
+  };
+}
+
+/**
+ * Starts processes, each with the shared environment and its own on top, its output prefixed with
+ * its name (or dropped when `quiet`). `ready` settles when every one answers its ready URL; `stop`
+ * ends them all (SIGTERM, then SIGKILL after 5 s).
+ * @param {{ name: string, command: string, args: string[], env: Record<string, string>, ready: string }[]} processes
+ * @param {NodeJS.ProcessEnv} sharedEnv
+ * @param {{ quiet?: boolean }} options
+ */
+export function launch(processes, sharedEnv, options = {}) {
+  const children = processes.map((spec) => {
+    const child = spawn(spec.command, spec.args, {
       cwd: root,
-      env: { ...shared, ...app.env },
+      env: { ...sharedEnv, ...spec.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const prefix = `[${app.name}] `;
+    const prefix = `[${spec.name}] `;
     const forward = (/** @type {NodeJS.WritableStream} */ target) => (/** @type {Buffer} */ chunk) => {
       if (options.quiet) return;
       for (const line of chunk.toString().split('\n')) if (line) target.write(`${prefix}${line}\n`);
     };
     child.stdout.on('data', forward(process.stdout));
     child.stderr.on('data', forward(process.stderr));
-    return { app, child, exited: new Promise((resolve) => child.once('exit', resolve)) };
+    return { spec, child, exited: new Promise((resolve) => child.once('exit', resolve)) };
   });
-
-  async function stop() {
-    await Promise.all(
-      children.map(async ({ child, exited }) => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(timer);
-      }),
-    );
-    await postgres?.stop();
-  }
-
-  try {
-    await Promise.all(children.map(({ app, child }) => waitUntilReady(app, child)));
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  const ready = Promise.all(children.map(({ spec, child }) => waitUntilReady(spec, child)));
+  // A failed start is reported through `ready` by whoever awaits it.
+  ready.catch(() => undefined);
   return {
-    urls,
-    ports,
-    stop,
-    children: children.map(({ app, child }) => ({ name: app.name, child })),
-    database: shared.DATABASE_URL,
+    ready,
+    children: children.map(({ spec, child }) => ({ name: spec.name, child })),
+    async stop() {
+      await Promise.all(children.map(({ child, exited }) => stopProcess(child, exited)));
+    },
   };
 }
 
-async function waitUntilReady(app, child, timeoutMs = 90_000) {
+/**
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {Promise<unknown>} exited
+ */
+async function stopProcess(child, exited) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * @param {{ name: string, ready: string }} app
+ * @param {import('node:child_process').ChildProcess} child
+ */
+export async function waitUntilReady(app, child, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null)

@@ -1,19 +1,29 @@
 // `npm start`: everything on one machine — installs and builds what is missing, then runs the mail
 // catcher, the embedded provider, the server with the portal and the demo relying party.
+// `npm run cluster` (`--cluster`): the same with three server instances behind nginx on one
+// PostgreSQL, as production runs them (scripts/cluster.mjs).
 import { ensureBuilt, ensureInstalled } from './prepare.mjs';
 
+const isCluster = process.argv.includes('--cluster');
 ensureInstalled();
 ensureBuilt();
-const { startStack } = await import('./stack.mjs');
-const stack = await startStack();
+const stack = isCluster
+  ? await (await import('./cluster.mjs')).startCluster()
+  : await (await import('./stack.mjs')).startStack();
 
+const instances =
+  'instances' in stack
+    ? `\n  Server instances behind nginx      ${stack.instances.map((instance) => instance.url).join(', ')}` +
+      `\n  Their metrics                      ${stack.instances.map((instance) => instance.metricsUrl).join(', ')}` +
+      `\n  nginx configuration                ${stack.balancer.configFile}\n`
+    : '';
 console.log(`
-Concierge is running:
+Concierge is running${isCluster ? ' as a cluster' : ''}:
   Demo property portal (start here)  ${stack.urls.propertyPortal}
-  Sign-in portal                     ${stack.urls.portal}/login
+  Sign-in portal                     ${stack.urls.portal}/login${isCluster ? '   (nginx)' : ''}
   Embedded identity provider         ${stack.urls.provider}
   Mail catcher inbox                 ${stack.urls.mail}   (SMTP on ${stack.urls.smtp})
-
+${instances}
   Demo tenant account: demo@concierge.test / Demo-Passw0rd!
   Stop with Ctrl+C.
 `);

@@ -8,6 +8,7 @@ import { ensureBuilt, ensureInstalled, root, run } from './prepare.mjs';
 import { readPlaywrightReport, readVitestReport } from './test-report.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 function step(title, action) {
@@ -17,22 +18,37 @@ function step(title, action) {
   console.log(`✔ ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 
-function ensureChromium() {
-  if (existsSync(CHROMIUM)) return;
+/** Installs a Debian package whose program is missing when we may (root with apt-get), else says how. */
+function ensureDebianPackage({ path, pkg, purpose, variable }) {
+  if (existsSync(path)) return;
   const isRoot = process.getuid?.() === 0;
   if (isRoot && existsSync('/usr/bin/apt-get')) {
-    console.log('Installing Debian’s Chromium for the browser tests (apt-get install chromium)…');
+    console.log(`Installing Debian’s ${pkg} for ${purpose} (apt-get install ${pkg})…`);
     run('apt-get', ['update', '-qq']);
-    run('apt-get', ['install', '-y', '-qq', 'chromium'], {
+    run('apt-get', ['install', '-y', '-qq', pkg], {
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
     return;
   }
   console.error(
-    `The browser tests need Chromium at ${CHROMIUM}. Install it with "sudo apt-get install -y chromium" ` +
-      '(Debian/Ubuntu), or point CHROMIUM_PATH at a Chromium or Chrome binary.',
+    `${purpose[0].toUpperCase()}${purpose.slice(1)} need ${pkg} at ${path}. Install it with ` +
+      `"sudo apt-get install -y ${pkg}" (Debian/Ubuntu), or point ${variable} at another.`,
   );
   process.exit(1);
+}
+
+function ensureChromium() {
+  ensureDebianPackage({
+    path: CHROMIUM,
+    pkg: 'chromium',
+    purpose: 'the browser tests',
+    variable: 'CHROMIUM_PATH',
+  });
+}
+
+// The cluster test (scripts/cluster.test.ts) runs three server instances behind nginx.
+function ensureNginx() {
+  ensureDebianPackage({ path: NGINX, pkg: 'nginx', purpose: 'the cluster tests', variable: 'NGINX_PATH' });
 }
 
 const reports = mkdtempSync(join(tmpdir(), 'concierge-test-'));
@@ -57,6 +73,7 @@ try {
   // a second run checks only what changed.
   step('typecheck', () => run(bin('tsc'), ['-b']));
   step('lint and format', () => run(bin('biome'), ['check', '.']));
+  ensureNginx();
   const vitestReport = join(reports, 'vitest.json');
   step('unit and integration tests', () => {
     try {

@@ -10,7 +10,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   // would load all ~700 modules of @mantine/core's ESM build (15–30 MiB of the server's memory).
   // The bundle holds only the components the pages use (docs/decisions.md, "Compiled Node apps and
   // memory").
-  ssr: { noExternal: ['@mantine/core', '@mantine/hooks'] },
+  ssr: { noExternal: ['@mantine/core', '@mantine/hooks', '@mantine/form'] },
   build: isSsrBuild
     ? { outDir: 'dist/server', emptyOutDir: true, copyPublicDir: false }
     : {

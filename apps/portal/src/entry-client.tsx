@@ -8,9 +8,9 @@ import { matchPageRoute } from './app/routes';
 import { noteTypedInput } from './app/typed-before-hydration';
 import { PAGE_STATE_ELEMENT_ID, type PageState } from './page-state';
 
-function app(state: PageState): ReactNode {
+function app(state: PageState, themeStylesInHead: boolean): ReactNode {
   return (
-    <Root state={state}>
+    <Root state={state} themeStylesInHead={themeStylesInHead}>
       <BrowserRouter>
         <App />
       </BrowserRouter>
@@ -29,7 +29,7 @@ async function boot() {
   const inlined = document.getElementById(PAGE_STATE_ELEMENT_ID)?.textContent;
   if (inlined) {
     noteTypedInput(container);
-    hydrateRoot(container, app(JSON.parse(inlined) as PageState));
+    hydrateRoot(container, app(JSON.parse(inlined) as PageState, true));
     return;
   }
   const root = createRoot(container);
@@ -38,7 +38,7 @@ async function boot() {
   query.set('path', window.location.pathname);
   const response = await fetch(`/page-state.json?${query}`, { headers: { accept: 'application/json' } });
   if (!response.ok) throw new Error(`/page-state.json: HTTP ${response.status}`);
-  root.render(app((await response.json()) as PageState));
+  root.render(app((await response.json()) as PageState, false));
 }
 
 void boot();

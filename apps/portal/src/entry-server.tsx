@@ -5,6 +5,7 @@ import { App } from './app/App';
 import { htmlShowsError } from './app/document-title';
 import { Root } from './app/Root';
 import { matchPageRoute, notFoundRoute, pageRoutes } from './app/routes';
+import { themeStyles } from './brand/theme-styles';
 import { createI18n } from './i18n/init';
 import { locales, type Messages } from './i18n/resources';
 import type { PageState } from './page-state';
@@ -65,7 +66,7 @@ export async function renderPage(url: string, state: PageState): Promise<Rendere
   await pagesLoaded;
   const route = matchPageRoute(new URL(url, 'http://portal.invalid').pathname);
   const html = renderToString(
-    <Root state={state}>
+    <Root state={state} themeStylesInHead>
       <StaticRouter location={url}>
         <App />
       </StaticRouter>
@@ -75,5 +76,11 @@ export async function renderPage(url: string, state: PageState): Promise<Rendere
   const pageTitle = t(route.titleKey);
   // As in the browser (app/document-title.ts): while the page shows an error, the title says so.
   const title = htmlShowsError(html) ? t('common.errorTitle', { title: pageTitle }) : pageTitle;
-  return { html, title, pageSource: route.source, isNotFound: route === notFoundRoute };
+  return {
+    html,
+    title,
+    headStyles: themeStyles(state.tenant.design),
+    pageSource: route.source,
+    isNotFound: route === notFoundRoute,
+  };
 }

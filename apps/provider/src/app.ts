@@ -1,12 +1,12 @@
-import type { WebhookEvent } from '@concierge/contracts';
+import { failure, type WebhookEvent } from '@concierge/contracts';
 import { loggableError } from '@concierge/database';
+import { clientErrorHandler, installHttpMetrics, installRequestLog } from '@concierge/observability';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { ProviderConfig } from './config';
 import type { ProviderDatabase } from './db/schema';
 import type { MailMessage } from './mail/mail-message';
 import { createMailSender } from './mail/mail-sender';
-import { installRequestLog } from './observability/logging';
-import { installHttpMetrics, ProviderMetrics } from './observability/metrics';
+import { ProviderMetrics, routeOf } from './observability/metrics';
 import { deleteExpiredPayloads } from './oidc/adapter';
 import { createClientDirectory } from './oidc/clients';
 import { createOidcProvider } from './oidc/provider';
@@ -17,7 +17,7 @@ import { deleteOldResetRequests } from './reset/reset-requests';
 import { adminUserRoutes } from './routes/admin-users';
 import { AUTHZ_REQUEST_PREFIX, authzGenerateRoutes } from './routes/authz-generate';
 import { checkSessionRoutes } from './routes/check-session';
-import { answerClientError } from './routes/client-error';
+import { CIDAAS_CODES } from './routes/cidaas-codes';
 import type { RouteDeps } from './routes/deps';
 import { envelopeErrorHandler } from './routes/envelope-errors';
 import { healthRoutes } from './routes/health';
@@ -27,7 +27,7 @@ import { passwordResetRoutes } from './routes/password-reset';
 import { PUBLIC_PREFIX, publicInfoRoutes } from './routes/public-info';
 import { registerRoutes } from './routes/register';
 import { answerFrameworkError, installSafeTextGuard } from './routes/safe-text-guard';
-import { installSecurityHeaders } from './routes/security-headers';
+import { installSecurityHeaders, SECURITY_HEADERS } from './routes/security-headers';
 import { USER_ACTIONS_PREFIX, userExistenceRoutes } from './routes/user-existence';
 import { userLookupRoutes } from './routes/user-lookup';
 import { createWebhookSender } from './webhooks/webhook-sender';
@@ -35,7 +35,7 @@ import { createWebhookSender } from './webhooks/webhook-sender';
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 
 export interface ProviderAppOptions {
-  /** Fastify logger (observability/logging.ts loggerOptions); off by default (tests). */
+  /** Fastify logger (observability/logging.ts providerLoggerOptions); off by default (tests). */
   logger?: FastifyServerOptions['logger'];
   /** Outbox retry timing; tests shorten it. */
   retrySchedule?: RetrySchedule;
@@ -59,7 +59,13 @@ export async function createProviderApp(
     // Fastify's own request lines off: installRequestLog writes one per request, with more in it.
     logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: answerFrameworkError,
-    clientErrorHandler: answerClientError,
+    // What Node refuses before Fastify sees a request, answered as cidaas refuses a malformed one,
+    // with the headers of every answer but the session check page's.
+    clientErrorHandler: clientErrorHandler({
+      envelope: (status, message) =>
+        failure(status, CIDAAS_CODES.MALFORMED_REQUEST, message, 'RequestException'),
+      headers: () => SECURITY_HEADERS,
+    }),
   });
   // Only name and SQLSTATE of a database error: its detail may quote row values (e-mails, tokens).
   provider.on('server_error', (_ctx, error) =>
@@ -88,8 +94,8 @@ export async function createProviderApp(
   metrics.log = app.log;
   metrics.watchDatabase(db);
   app.decorate('metrics', metrics);
-  installHttpMetrics(app, metrics);
-  installRequestLog(app);
+  installHttpMetrics(app, metrics, routeOf);
+  installRequestLog(app, { probes: ['/healthz'], routeOf });
 
   const deps: RouteDeps = { config, db, provider, clients, webhooks, mail, metrics };
   app.setErrorHandler(envelopeErrorHandler);

@@ -1,10 +1,10 @@
 import { databaseLocationFromEnv, openDatabase } from '@concierge/database';
+import { type MetricsServer, startMetricsServer } from '@concierge/observability';
 import { createProviderApp } from './app';
 import { ConfigError, loadConfig, productionRefusal } from './config';
 import { migrations } from './db/migrations';
 import { PROVIDER_SCHEMA, type ProviderTables } from './db/schema';
-import { loggerOptions } from './observability/logging';
-import { type MetricsServer, startMetricsServer } from './observability/metrics-server';
+import { providerLoggerOptions } from './observability/logging';
 import { deleteExpiredPayloads } from './oidc/adapter';
 import { seedDemoUser } from './users/users';
 
@@ -33,7 +33,10 @@ if (config.isDemoSeedEnabled) await seedDemoUser(database.db);
 
 const app = await createProviderApp(config, database, {
   // JSON lines without secrets; query strings carry id_token_hint, codes and e-mails (docs/operations.md).
-  logger: loggerOptions({ level: process.env.LOG_LEVEL ?? 'info', isProduction: config.isProduction }),
+  logger: providerLoggerOptions({
+    level: process.env.LOG_LEVEL ?? 'info',
+    isProduction: config.isProduction,
+  }),
 });
 let metricsServer: MetricsServer | undefined;
 

@@ -43,8 +43,25 @@ describe('server-rendered pages', () => {
     expect(html).toContain('Adresse e-mail');
     expect(html).toMatch(/<script type="application\/json" id="concierge-state">\{"config":\{"env":"dev"/);
     expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/entry-client-[\w-]+\.css">/);
-    expect(html).toMatch(/<link rel="modulepreload" href="\/assets\/Login-[\w-]+\.js">/);
+    expect(html).toMatch(/<link rel="modulepreload" href="\/assets\/Login-[\w-]+\.js" fetchpriority="low">/);
     expect(html).not.toMatch(/<script>(?!<)/);
+  });
+
+  it("carries each tenant's theme variables once, in the head after the stylesheets", async () => {
+    const pageOf = async (subdomain: string) =>
+      (await server.app.inject({ url: `/login?subdomain=${subdomain}` })).body;
+    const [demo, r5] = await Promise.all([pageOf('demo'), pageOf('r5')]);
+    for (const html of [demo, r5]) {
+      const head = html.slice(0, html.indexOf('</head>'));
+      const body = html.slice(html.indexOf('<body>'));
+      expect(head).toMatch(/<link rel="stylesheet"[^>]*>(<link[^>]*>)*<style data-mantine-styles="true">/);
+      expect(head).toContain('<style data-mantine-styles="classes">');
+      expect(head).toContain('--brand-link-color:');
+      expect(body).not.toContain('data-mantine-styles');
+    }
+    const variables = (html: string) => html.match(/<style data-mantine-styles="true">([^<]*)<\/style>/)?.[1];
+    expect(variables(demo)).not.toBe(variables(r5));
+    expect(variables(await pageOf('demo'))).toBe(variables(demo));
   });
 
   it("speaks the language the page's switcher (or cidaas's lang) asks for, over the browser's", async () => {

@@ -1,17 +1,18 @@
 import { failure } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
+import { clientErrorHandler, installHttpMetrics, type LogSettings } from '@concierge/observability';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { createBackgroundJobs } from './background-jobs';
 import type { ServerConfig } from './config';
 import type { ServerTables } from './db/schema';
-import { answerClientError } from './http/client-error';
+import { installDrain } from './http/drain';
 import { installErrorHandler } from './http/errors';
 import { answerFrameworkError, installSafeTextGuard } from './http/safe-text-guard';
-import { securityHeaders } from './http/security-headers';
+import { securityHeaders, securityHeadersOf } from './http/security-headers';
 import type { MailTransport } from './mail/mail-transport';
-import { installRequestLog, type LogSettings, loggerOptions } from './observability/logging';
-import { installHttpMetrics, ServerMetrics } from './observability/metrics';
+import { installServerRequestLog, serverLoggerOptions } from './observability/logging';
+import { ServerMetrics } from './observability/metrics';
 import type { ProviderClient } from './provider-client/provider-client';
 import { ADMIN_API_PREFIX, adminRoutes } from './routes/admin';
 import { brandRoutes } from './routes/brand';
@@ -26,7 +27,9 @@ import { loginWithoutRequestRoute } from './routes/login-without-request';
 import { portalPageRoutes, renderPortalPage } from './routes/portal-pages';
 import { runtimeConfigRoute } from './routes/runtime-config';
 import { PageSignInRequests } from './ssr/page-sign-in-request';
+import { PageTemplates } from './ssr/page-templates';
 import type { PortalBuild } from './ssr/portal-bundle';
+import { renderUnavailablePage, wantsPage } from './ssr/unavailable-page';
 import { SignInRequests } from './tenants/sign-in-requests';
 import type { TenantRegistry } from './tenants/tenant-registry';
 
@@ -46,9 +49,10 @@ export interface ServerDependencies {
 
 /** The whole server as one Fastify instance, built from its parts; tests drive it with inject(). */
 export async function buildServer(config: ServerConfig, deps: ServerDependencies): Promise<FastifyInstance> {
+  const { trustProxy } = config;
   const app = Fastify({
     // JSON lines without secrets, one per request (observability/logging.ts, docs/operations.md).
-    logger: loggerOptions({
+    logger: serverLoggerOptions({
       level: config.logLevel,
       isProduction: config.isProduction,
       secretHeaders: [config.webhook.header],
@@ -56,18 +60,28 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
     }),
     // Fastify's own request lines off: installRequestLog writes one per request, with more in it.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: config.trustProxy,
+    // Fastify's types take no hop count, its proxy-addr does: the same as a function of the hop.
+    trustProxy:
+      typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
+    // A request that reaches an instance while it closes (after its drain) is still answered: its
+    // database stays open until the server has closed (main.ts), and a 503 here would reach the
+    // visitor, since a proxy does not send a POST that was answered on to another instance.
+    return503OnClosing: false,
     bodyLimit: 64 * 1024,
     frameworkErrors: answerFrameworkError,
-    clientErrorHandler: answerClientError,
+    // What Node refuses before Fastify sees a request, answered with the API's envelope and the
+    // helmet headers every other answer of this instance carries.
+    clientErrorHandler: clientErrorHandler({
+      envelope: (status, message) => failure(status, 'invalid_request', message),
+      headers: securityHeadersOf,
+    }),
   });
   const metrics = deps.metrics ?? new ServerMetrics();
   metrics.log = app.log;
   metrics.watchDatabase(deps.db);
   app.decorate('metrics', metrics);
   installHttpMetrics(app, metrics);
-  installRequestLog(app, (subdomain) => deps.registry.bySubdomain(subdomain) !== undefined);
-  installErrorHandler(app);
+  installServerRequestLog(app, (subdomain) => deps.registry.bySubdomain(subdomain) !== undefined);
   installSafeTextGuard(app);
   await securityHeaders(app, config, deps.registry.portalOrigins());
   const pages = {
@@ -76,9 +90,15 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
     registry: deps.registry,
     signInRequests: new SignInRequests(deps.db),
     pageSignInRequests: new PageSignInRequests(deps.provider),
+    pageTemplates: new PageTemplates(),
   };
 
-  await app.register(healthRoutes, { db: deps.db });
+  installErrorHandler(app, {
+    unavailablePage: { wanted: wantsPage, render: (request) => renderUnavailablePage(request, pages) },
+  });
+  const drain = installDrain(app);
+
+  await app.register(healthRoutes, { db: deps.db, drain });
   await app.register(runtimeConfigRoute, { runtime: config.runtime });
   await app.register(portalPageRoutes, pages);
   await app.register(loginWithoutRequestRoute);
@@ -139,8 +159,7 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
   });
 
   app.setNotFoundHandler(async (request, reply) => {
-    const wantsPage = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
-    if (wantsPage) return renderPortalPage(pages, request, reply);
+    if (wantsPage(request)) return renderPortalPage(pages, request, reply);
     return reply
       .status(404)
       .send(failure(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`));

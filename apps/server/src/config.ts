@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { ENVIRONMENTS, type RuntimeConfig } from '@concierge/contracts';
 import { z } from 'zod';
@@ -39,7 +40,26 @@ const envSchema = z.object({
   /** Bearer token of the operators' admin API (/api/admin); without it in production that API is off. */
   ADMIN_API_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   PORTAL_DIST_DIR: z.string().default(fileURLToPath(new URL('../../portal/dist', import.meta.url))),
-  TRUST_PROXY: z.stringbool().default(false),
+  /** Whose X-Forwarded-* to believe (trustProxyOf): `false`, `true`, a hop count, or proxy addresses. */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, context) => {
+      const trust = trustProxyOf(value);
+      if (trust === undefined) {
+        context.addIssue({
+          code: 'custom',
+          message: 'must be true, false, a number of proxies, or addresses/CIDR ranges separated by commas',
+        });
+        return z.NEVER;
+      }
+      return trust;
+    }),
+  /**
+   * On SIGTERM, how long the server stays up answering while /readyz says 503, before it stops
+   * listening (docs/operations.md, "Shutdown and draining").
+   */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Prometheus metrics on a port of their own (docs/operations.md, "Metrics"); unset: no metrics port. */
   METRICS_PORT: z.preprocess(
@@ -60,7 +80,10 @@ export interface ServerConfig {
   host: string;
   port: number;
   isProduction: boolean;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: which proxies' X-Forwarded-For/-Proto/-Host count (trustProxyOf). */
+  trustProxy: boolean | number | string[];
+  /** SIGTERM: how long to keep answering, not ready, before closing. */
+  shutdownDrainMs: number;
   logLevel: string;
   portalUrl: string;
   providerUrl: string;
@@ -113,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     port: values.PORT,
     isProduction,
     trustProxy: values.TRUST_PROXY,
+    shutdownDrainMs: values.SHUTDOWN_DRAIN_SECONDS * 1000,
     logLevel: values.LOG_LEVEL,
     portalUrl: values.PORTAL_URL,
     providerUrl: values.PROVIDER_URL,
@@ -150,4 +174,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       },
     },
   };
+}
+
+const TRUST_WORDS: Record<string, boolean> = {
+  true: true,
+  yes: true,
+  on: true,
+  false: false,
+  no: false,
+  off: false,
+};
+/** proxy-addr's names for address ranges. */
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY as Fastify takes it. `false`: X-Forwarded-* are ignored, the client is the socket's
+ * peer. `true`: every hop is believed, so the client is the leftmost X-Forwarded-For entry — right
+ * only behind a proxy that overwrites the header. A number: that many proxies in front. Addresses
+ * or CIDR ranges (`127.0.0.1`, `10.0.0.0/8`, `loopback`): only those proxies are believed, and the
+ * client is the nearest address that is not one of them, whatever a client put into the header
+ * itself (docs/operations.md, "Behind a load balancer"). Undefined when the value is none of these.
+ */
+export function trustProxyOf(value: string): boolean | number | string[] | undefined {
+  const text = value.trim().toLowerCase();
+  if (text === '') return false;
+  if (Object.hasOwn(TRUST_WORDS, text)) return TRUST_WORDS[text];
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((entry) => entry.trim());
+  return entries.every(isProxyAddress) ? entries : undefined;
+}
+
+function isProxyAddress(entry: string): boolean {
+  if (NAMED_RANGES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }

@@ -1,4 +1,6 @@
-import { databaseLocationFromEnv, openDatabase } from '@concierge/database';
+import { databaseLocationFromEnv, loggableError, openDatabase } from '@concierge/database';
+import { type MetricsServer, startMetricsServer } from '@concierge/observability';
+import type { FastifyBaseLogger } from 'fastify';
 import { buildServer } from './app';
 import { loadConfig } from './config';
 import { migrations, SERVER_SCHEMA } from './db/migrations';
@@ -6,7 +8,6 @@ import type { ServerTables } from './db/schema';
 import { startHousekeeping } from './housekeeping';
 import { createMailTransport } from './mail/mail-transport';
 import { ServerMetrics } from './observability/metrics';
-import { type MetricsServer, startMetricsServer } from './observability/metrics-server';
 import { ProviderClient } from './provider-client/provider-client';
 import { loadPortalBuild } from './ssr/portal-bundle';
 import { loadTenantRegistry } from './tenants/load-registry';
@@ -14,10 +15,14 @@ import { loadTenantRegistry } from './tenants/load-registry';
 const config = loadConfig();
 const registry = await loadTenantRegistry(config.tenantsFile);
 const portal = await loadPortalBuild(config.portalDistDir);
+// The pool reports a broken idle connection (PostgreSQL restarted) before the app's logger exists.
+let log: FastifyBaseLogger | undefined;
 const database = await openDatabase<ServerTables>({
   location: databaseLocationFromEnv(),
   schema: SERVER_SCHEMA,
   migrations,
+  onConnectionError: (error) =>
+    log?.warn({ err: loggableError(error) }, 'database connection lost; the next query opens a new one'),
 });
 const metrics = new ServerMetrics();
 const provider = new ProviderClient({
@@ -34,24 +39,57 @@ const app = await buildServer(config, {
   mailTransport: createMailTransport(config.mail),
   metrics,
 });
+log = app.log;
 const stopHousekeeping = startHousekeeping(database.db, app.log);
 
-async function shutdown(signal: string) {
-  app.log.info(`${signal}: shutting down`);
-  await metricsServer?.close();
+// After the drain, how long requests still under way may take before their connections are cut.
+const CLOSE_DEADLINE_MS = 10_000;
+// Declared before the signal handlers: a signal may come while the server is still starting.
+let metricsServer: MetricsServer | undefined;
+let isShuttingDown = false;
+let endDrain: () => void = () => undefined;
+
+/**
+ * SIGTERM (an orchestrator, systemd, a rolling restart): /readyz answers 503 at once, and for
+ * SHUTDOWN_DRAIN_SECONDS every request is still answered, each closing its connection; then the
+ * server stops listening (a proxy sends new requests to another instance), finishes what is under
+ * way, stops the background jobs and closes the database. SIGINT (Ctrl+C) and a second signal skip
+ * the drain. docs/operations.md, "Shutdown and draining".
+ */
+async function shutdown(signal: NodeJS.Signals) {
+  if (isShuttingDown) {
+    endDrain();
+    return;
+  }
+  isShuttingDown = true;
+  app.drain.begin();
+  const drainMs = signal === 'SIGTERM' ? config.shutdownDrainMs : 0;
+  app.log.info({ signal, drainMs }, 'shutting down: not ready any more');
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, drainMs);
+    endDrain = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+  app.log.info('drained: closing');
+  const deadline = setTimeout(() => {
+    app.log.warn('requests still open after the close deadline: cutting their connections');
+    app.server.closeAllConnections();
+  }, CLOSE_DEADLINE_MS);
   await app.close();
+  clearTimeout(deadline);
+  await metricsServer?.close();
   await stopHousekeeping();
   await database.close();
   process.exit(0);
 }
-process.once('SIGINT', () => void shutdown('SIGINT'));
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 await app.listen({ host: config.host, port: config.port });
 // Prometheus metrics on a port of their own, when configured (docs/operations.md, "Metrics").
-const metricsServer: MetricsServer | undefined = config.metrics
-  ? await startMetricsServer(app.metrics.registry, config.metrics)
-  : undefined;
+metricsServer = config.metrics ? await startMetricsServer(app.metrics.registry, config.metrics) : undefined;
 if (metricsServer) app.log.info({ url: `${metricsServer.url}/metrics` }, 'metrics listening');
 // The outbox worker and the registration reconciler; app.close() stops them.
 app.backgroundJobs.start();

@@ -36,6 +36,14 @@ export function normaliseRegistrationCode(input: string): string | undefined {
  */
 export const PROVIDER_UNREACHABLE = 'provider_unreachable';
 
+/**
+ * ours: the server's own database could not be reached (stopped, restarting, failing over), so the
+ * request could not be handled; answered with HTTP 503 and `Retry-After` by any API route that
+ * needed it, for "please try again in a few minutes". Like provider_unreachable, not in the lists
+ * below yet: until the portal has a translation for it, each page shows its general message.
+ */
+export const SERVICE_UNAVAILABLE = 'service_unavailable';
+
 // spec §8: the error codes the server answers, each with a translation in the portal.
 export const REGISTRATION_ERROR_CODES = [
   'registrationCodeInvalid',

@@ -41,6 +41,11 @@ export interface PortalPageRoute {
 export interface RenderedPage {
   html: string;
   title: string;
+  /**
+   * The tenant theme's CSS variables and Mantine's global classes as `<style>` elements for the
+   * head, after the stylesheets: the same for every page of a tenant, so made once, not per render.
+   */
+  headStyles: string;
   /** The page module (a key of the client manifest), for the server to preload its chunk. */
   pageSource: string;
   isNotFound: boolean;

@@ -1,5 +1,6 @@
 export type { Generated, Insertable, Kysely, Migration, Selectable, Updateable } from 'kysely';
 export { sql } from 'kysely';
+export * from './availability';
 export * from './describe-error';
 export * from './open-database';
 export * from './retry-delay';

@@ -16,6 +16,11 @@ export interface OpenDatabaseOptions {
   /** One schema per app: on PostgreSQL the apps share one database (ARCHITECTURE §2). */
   schema: string;
   migrations: Record<string, Migration>;
+  /**
+   * Told when an idle pooled connection breaks (PostgreSQL restarted, a failover, the network): the
+   * pool drops it and the next query opens a new one, so this is for the log only.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 export interface Database<DB> {
@@ -28,17 +33,50 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 /** Each opened Kysely instance's pool, for poolStatsOf. */
 const pools = new WeakMap<object, pg.Pool>();
 
+/**
+ * The first key of the advisory lock that serialises schema creation and migrations (the second is
+ * the schema's hash): an arbitrary constant of ours, apart from Kysely's own single-key lock.
+ */
+const MIGRATION_LOCK_CLASS = 0x436f6e63; // "Conc"
+
 /** Opens the app's database, creates its schema and runs its migrations before anything else. */
 export async function openDatabase<DB>(options: OpenDatabaseOptions): Promise<Database<DB>> {
   const { location, schema, migrations } = options;
   if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid schema name "${schema}"`);
   const pool = createPool(location, schema);
+  // Without a listener, a pooled idle connection that breaks would end the process ('error' event).
+  pool.on('error', (error) => options.onConnectionError?.(error));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   pools.set(db, pool);
   try {
-    await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+    await db.connection().execute((connection) => migrateUnderLock(connection, schema, migrations));
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return { db, schema, close: () => db.destroy() };
+}
+
+/**
+ * Creates the schema and runs the migrations while holding a session advisory lock for the schema,
+ * on one connection. Several instances starting at once on one PostgreSQL then migrate one after
+ * the other, and the later ones find nothing left to do: `create schema if not exists` alone is not
+ * safe in parallel (two sessions both miss the schema, one fails on the catalogue's unique index).
+ * The lock goes with the session if the process dies. The request-time statement timeout is off
+ * meanwhile: waiting for another instance's migrations, or a migration building an index on a large
+ * table, may take longer than any query should.
+ */
+async function migrateUnderLock<DB>(
+  connection: Kysely<DB>,
+  schema: string,
+  migrations: Record<string, Migration>,
+): Promise<void> {
+  await sql`set statement_timeout = 0`.execute(connection);
+  await sql`select pg_advisory_lock(${MIGRATION_LOCK_CLASS}, hashtext(${schema}))`.execute(connection);
+  try {
+    await sql`create schema if not exists ${sql.id(schema)}`.execute(connection);
     const migrator = new Migrator({
-      db,
+      db: connection,
       migrationTableSchema: schema,
       provider: { getMigrations: async () => migrations },
     });
@@ -49,11 +87,11 @@ export async function openDatabase<DB>(options: OpenDatabaseOptions): Promise<Da
         cause: error,
       });
     }
-  } catch (error) {
-    await db.destroy();
-    throw error;
+  } finally {
+    await sql`select pg_advisory_unlock(${MIGRATION_LOCK_CLASS}, hashtext(${schema}))`.execute(connection);
+    // Back to the pool's statement timeout (a connection parameter, which RESET returns to).
+    await sql`reset statement_timeout`.execute(connection);
   }
-  return { db, schema, close: () => db.destroy() };
 }
 
 function createPool(location: DatabaseLocation, schema: string): pg.Pool {

@@ -1,3 +1,4 @@
 export * from './free-port';
 export * from './mail-sink';
+export * from './metrics-text';
 export * from './route-fuzz';

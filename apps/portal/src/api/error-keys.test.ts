@@ -22,6 +22,18 @@ describe('error keys (spec §8)', () => {
     expect(registerErrorKey('whatever', 'default')).toBe('register.error.default');
   });
 
+  it('says "try again in a few minutes" on every page when the provider or the database is out', () => {
+    for (const map of [
+      registerErrorKey,
+      verificationErrorKey,
+      passwordResetInitErrorKey,
+      passwordSetErrorKey,
+    ]) {
+      expect(map('provider_unreachable')).toBe('common.providerUnreachable');
+      expect(map('service_unavailable')).toBe('common.serviceUnavailable');
+    }
+  });
+
   it('never lets an inherited property name through', () => {
     for (const code of ['constructor', '__proto__', 'toString', 'title', 'success.text'])
       expect(registerErrorKey(code, 'default')).toBe('register.error.default');

@@ -6,6 +6,7 @@ import {
   PASSWORD_RESET_SET_ERROR_CODES,
   PROVIDER_UNREACHABLE,
   REGISTRATION_ERROR_CODES,
+  SERVICE_UNAVAILABLE,
   VERIFICATION_ERROR_CODES,
 } from '@concierge/contracts';
 
@@ -14,11 +15,22 @@ function isOneOf<T extends string>(list: readonly T[], value: string | null | un
 }
 
 /**
- * ours: the server could not reach the identity provider (503 provider_unreachable): the same
- * message on every page, in the page's language, instead of a generic failure.
+ * ours: a 503 — the server could not reach the identity provider (provider_unreachable), or its
+ * database is out for the moment (service_unavailable): the same message on every page, in the
+ * page's language, instead of a generic failure.
  */
-export const PROVIDER_UNREACHABLE_KEY = 'common.providerUnreachable';
-type ProviderUnreachableKey = typeof PROVIDER_UNREACHABLE_KEY;
+const TEMPORARY_FAILURE_KEYS = {
+  [PROVIDER_UNREACHABLE]: 'common.providerUnreachable',
+  [SERVICE_UNAVAILABLE]: 'common.serviceUnavailable',
+} as const;
+type TemporaryFailureKey = (typeof TEMPORARY_FAILURE_KEYS)[keyof typeof TEMPORARY_FAILURE_KEYS];
+
+/** The message for a 503's code, or undefined for any other code. */
+export function temporaryFailureKey(code: string | null | undefined): TemporaryFailureKey | undefined {
+  return code === PROVIDER_UNREACHABLE || code === SERVICE_UNAVAILABLE
+    ? TEMPORARY_FAILURE_KEYS[code]
+    : undefined;
+}
 
 /** The client-side validation messages also live under register.error (spec §5). */
 export const REGISTER_VALIDATION_CODES = [
@@ -35,7 +47,7 @@ export const REGISTER_VALIDATION_CODES = [
 
 const REGISTER_MESSAGE_CODES = [...REGISTRATION_ERROR_CODES, ...REGISTER_VALIDATION_CODES] as const;
 type RegisterMessageCode = (typeof REGISTER_MESSAGE_CODES)[number];
-export type RegisterErrorKey = `register.error.${RegisterMessageCode | 'default'}` | ProviderUnreachableKey;
+export type RegisterErrorKey = `register.error.${RegisterMessageCode | 'default'}` | TemporaryFailureKey;
 
 /**
  * Registration: `register.error.{code}` when the code has a message, else errorCreatingNewUser for
@@ -45,27 +57,30 @@ export function registerErrorKey(
   code: string | null | undefined,
   fallback: 'errorCreatingNewUser' | 'default' = 'errorCreatingNewUser',
 ): RegisterErrorKey {
-  if (code === PROVIDER_UNREACHABLE) return PROVIDER_UNREACHABLE_KEY;
+  const temporary = temporaryFailureKey(code);
+  if (temporary) return temporary;
   return `register.error.${isOneOf(REGISTER_MESSAGE_CODES, code) ? code : fallback}`;
 }
 
 export type VerificationErrorKey =
   | `verification.error.${(typeof VERIFICATION_ERROR_CODES)[number] | 'default'}`
-  | ProviderUnreachableKey;
+  | TemporaryFailureKey;
 
 /** Activation: `verification.error.{code}` if it exists, else default (spec §8). */
 export function verificationErrorKey(code: string | null | undefined): VerificationErrorKey {
-  if (code === PROVIDER_UNREACHABLE) return PROVIDER_UNREACHABLE_KEY;
+  const temporary = temporaryFailureKey(code);
+  if (temporary) return temporary;
   return `verification.error.${isOneOf(VERIFICATION_ERROR_CODES, code) ? code : 'default'}`;
 }
 
 export type PasswordResetInitErrorKey =
   | `password_reset.init.error.${(typeof PASSWORD_RESET_INIT_ERROR_CODES)[number] | 'default'}`
-  | ProviderUnreachableKey;
+  | TemporaryFailureKey;
 
 /** Reset initiate: `password_reset.init.error.{code}`, else default (spec §8). */
 export function passwordResetInitErrorKey(code: string | null | undefined): PasswordResetInitErrorKey {
-  if (code === PROVIDER_UNREACHABLE) return PROVIDER_UNREACHABLE_KEY;
+  const temporary = temporaryFailureKey(code);
+  if (temporary) return temporary;
   return `password_reset.init.error.${isOneOf(PASSWORD_RESET_INIT_ERROR_CODES, code) ? code : 'default'}`;
 }
 
@@ -79,10 +94,11 @@ const PASSWORD_SET_SERVER_CODES = PASSWORD_RESET_SET_ERROR_CODES.filter(
 );
 export type PasswordSetErrorKey =
   | `password_reset.reset.error.${(typeof PASSWORD_SET_SERVER_CODES)[number] | 'default'}`
-  | ProviderUnreachableKey;
+  | TemporaryFailureKey;
 
 /** Set new password: `password_reset.reset.error.{code}`, else default (spec §8). */
 export function passwordSetErrorKey(code: string | null | undefined): PasswordSetErrorKey {
-  if (code === PROVIDER_UNREACHABLE) return PROVIDER_UNREACHABLE_KEY;
+  const temporary = temporaryFailureKey(code);
+  if (temporary) return temporary;
   return `password_reset.reset.error.${isOneOf(PASSWORD_SET_SERVER_CODES, code) ? code : 'default'}`;
 }

@@ -35,6 +35,8 @@ export function Layout({ title, children }: LayoutProps) {
             alt={t('common.logoAlt', { name: tenant.displayName })}
             width={250}
             height={250}
+            // The largest thing on a phone's first screen: it comes before the scripts.
+            fetchPriority="high"
           />
           <Title ref={heading} tabIndex={-1} order={1} size="h2">
             {title}

@@ -1,6 +1,6 @@
 // spec §5: the field rules, as plain functions over the contracts' rules (no schema in the browser).
 import { isEmailAddress, isRegistrationCode, isStrongPassword } from '@concierge/contracts';
-import type { ValidationKey } from './use-form-fields';
+import type { ValidationKey } from './use-portal-form';
 
 export function validateEmail(value: string): ValidationKey | undefined {
   if (!value.trim()) return 'register.error.emailAddressRequired';

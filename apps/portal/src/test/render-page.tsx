@@ -27,7 +27,10 @@ export async function renderPage(
   await matchPageRoute(new URL(url, 'http://portal.test').pathname).page.preload();
   let current = url;
   const rendered = render(
-    <Root state={{ config: testConfig, tenant, language, messages: locales[language], signInRequest }}>
+    <Root
+      state={{ config: testConfig, tenant, language, messages: locales[language], signInRequest }}
+      themeStylesInHead={false}
+    >
       <MemoryRouter initialEntries={[url]}>
         <App />
         <LocationProbe

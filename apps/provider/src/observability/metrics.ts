@@ -1,31 +1,19 @@
-import { type PoolStats, poolStatsOf, sql } from '@concierge/database';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { sql } from '@concierge/database';
+import { AppMetrics, type RouteOf, routePattern } from '@concierge/observability';
+import { Counter, Gauge } from 'prom-client';
 import type { OutboxName, ProviderDb } from '../db/schema';
 import { CIDAAS_ROUTES } from '../oidc/configuration';
 import type { AuthFailureReason, AuthOutcome } from '../users/auth-events';
 
-const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const OUTBOXES: readonly OutboxName[] = ['webhook_outbox', 'mail_outbox'];
 
 /**
- * The embedded provider's Prometheus metrics (docs/operations.md, "Metrics"), in a registry of its
- * own per app instance (never prom-client's global one), so that several apps in one process — the
- * tests — keep apart. What the database holds (the outboxes) and the pool are read at each scrape.
+ * The embedded provider's Prometheus metrics (docs/operations.md, "Metrics"): what every app has
+ * (AppMetrics: its own registry, the process, `provider_http_request_duration_seconds`, the pool),
+ * and the provider's sign-ins and outboxes, read from the database at each scrape.
+ * createProviderApp sets `log`, for a failed read of the database.
  */
-export class ProviderMetrics {
-  readonly registry = new Registry();
-  /** Set by createProviderApp: for a failed read of the database at a scrape. */
-  log: FastifyBaseLogger | undefined;
-
-  readonly httpRequestDuration = new Histogram({
-    name: 'provider_http_request_duration_seconds',
-    help: 'HTTP requests answered, by method, route pattern and status code, and how long they took',
-    labelNames: ['method', 'route', 'status_code'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
-
+export class ProviderMetrics extends AppMetrics {
   readonly signIns = new Counter({
     name: 'provider_sign_ins_total',
     help:
@@ -36,7 +24,7 @@ export class ProviderMetrics {
   });
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry });
+    super('provider');
   }
 
   /** One sign-in, as logged (users/auth-events.ts). */
@@ -98,58 +86,23 @@ export class ProviderMetrics {
       }
     };
 
-    const pool = (name: string, help: string, read: (stats: PoolStats) => number) =>
-      new Gauge({
-        name,
-        help,
-        registers: [this.registry],
-        collect() {
-          const stats = poolStatsOf(db);
-          if (stats) this.set(read(stats));
-        },
-      });
-    pool('provider_db_pool_connections', 'Connections the database pool holds open', (stats) => stats.total);
-    pool(
-      'provider_db_pool_idle_connections',
-      'Open connections of the pool not in use',
-      (stats) => stats.idle,
-    );
-    pool(
-      'provider_db_pool_waiting_requests',
-      'Queries waiting for a connection of the pool',
-      (stats) => stats.waiting,
-    );
+    this.watchPool(db);
   }
 }
 
 const OIDC_PATHS: readonly string[] = Object.values(CIDAAS_ROUTES);
 
 /**
- * The route pattern a request is counted under. Everything oidc-provider answers comes through one
+ * The route a request is counted and logged under. Everything oidc-provider answers comes through one
  * catch-all route (`/*`): its own endpoints are named by their path (a fixed list), anything else
- * stays `/*`, so that made-up paths cannot make new series.
+ * stays `/*`, so that made-up paths cannot make new series; other requests by their route pattern.
  */
-export function routeOf(pattern: string | undefined, url: string): string {
-  if (pattern === undefined) return 'unmatched';
-  if (pattern !== '/*') return pattern;
+export const routeOf: RouteOf = (pattern, url) => {
+  if (pattern !== '/*') return routePattern(pattern, url);
   const path = url.split('?', 1)[0] ?? '';
   if (OIDC_PATHS.includes(path)) return path;
   return OIDC_PATHS.find((known) => path.startsWith(`${known}/`))?.concat('/*') ?? '/*';
-}
-
-/** Times every answer by its route pattern (`/useractions-srv/userexistence/:requestId`), never the URL. */
-export function installHttpMetrics(app: FastifyInstance, metrics: ProviderMetrics): void {
-  app.addHook('onResponse', async (request, reply) => {
-    metrics.httpRequestDuration.observe(
-      {
-        method: request.method,
-        route: routeOf(request.routeOptions.url, request.url),
-        status_code: String(reply.statusCode),
-      },
-      reply.elapsedTime / 1000,
-    );
-  });
-}
+};
 
 declare module 'fastify' {
   interface FastifyInstance {

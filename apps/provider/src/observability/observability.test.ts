@@ -1,3 +1,6 @@
+import { type MetricsServer, startMetricsServer } from '@concierge/observability';
+import { metricSample as sample, scrapeMetrics } from '@concierge/test-support';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminToken,
@@ -9,10 +12,10 @@ import {
 } from '../test-support/provider-harness';
 import { TestBrowser } from '../test-support/test-browser';
 import { createUser } from '../users/users';
-import { loggerOptions } from './logging';
-import { type MetricsServer, startMetricsServer } from './metrics-server';
+import { providerLoggerOptions } from './logging';
 
-// The embedded provider's /metrics and logs, as an operator meets them.
+// The embedded provider's /metrics and logs, as an operator meets them. The metrics port itself and
+// what both apps' metrics and logs share are tested with packages/observability.
 
 const PASSWORD = 'Corr3ct-Horse!';
 const WRONG = 'Wr0ng-Horse!x';
@@ -23,7 +26,7 @@ beforeAll(async () => {
   harness = await startProvider([], {
     // The third wrong password blocks (cidaas's protection); two failures per request id at most.
     env: { PROVIDER_BLOCK_AFTER_FAILURES: '3', PROVIDER_LOGIN_LIMIT_PER_REQUEST: '2' },
-    logger: loggerOptions({
+    logger: providerLoggerOptions({
       level: 'trace',
       isProduction: true,
       stream: { write: (line) => lines.push(line) },
@@ -36,24 +39,7 @@ afterAll(async () => {
   await harness?.close();
 });
 
-async function scrape(): Promise<string> {
-  const response = await fetch(`${metrics.url}/metrics`);
-  expect(response.status).toBe(200);
-  return response.text();
-}
-
-/** The value of one series of the exposition text (labels given must match, others may be there). */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries(
-      [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((label) => [label[1], label[2]]),
-    );
-    if (Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[3]);
-  }
-  return undefined;
-}
+const scrape = () => scrapeMetrics(metrics.url);
 
 async function newUser(email: string) {
   const created = await createUser(harness.database.db, { email, password: PASSWORD, status: 'VERIFIED' });
@@ -72,7 +58,7 @@ async function signIn(email: string, password: string, requestId?: string) {
 describe('/metrics of the embedded provider', () => {
   it('is on its own port only', async () => {
     expect((await fetch(`${harness.baseUrl}/metrics`)).status).toBe(404);
-    expect((await fetch(`${metrics.url}/`)).status).toBe(404);
+    expect(await scrape()).toContain('provider_');
   });
 
   it('counts requests by route pattern, also through the OIDC catch-all, never by the URL', async () => {
@@ -136,6 +122,27 @@ describe('/metrics of the embedded provider', () => {
 });
 
 describe('the logs of the embedded provider', () => {
+  it('censor the provider’s own secret fields wherever a log call puts them', async () => {
+    const written: string[] = [];
+    const app = Fastify({
+      logger: providerLoggerOptions({
+        level: 'info',
+        isProduction: true,
+        stream: { write: (line) => written.push(line) },
+      }),
+    });
+    app.log.info(
+      { username: 'anna@example.ch', body: { code: 'auth-code-123456', code_verifier: 'verifier-123456' } },
+      'careless',
+    );
+    await app.close();
+    const log = written.join('');
+    expect(log).toContain('careless');
+    for (const secret of ['anna@example.ch', 'auth-code-123456', 'verifier-123456']) {
+      expect(log).not.toContain(secret);
+    }
+  });
+
   it('name each request with its id, route, status and outcome, and never a password, e-mail, token or cookie', async () => {
     const email = 'log-user@example.com';
     await newUser(email);

@@ -261,6 +261,8 @@ describe('a password reset', () => {
     await newUser(email);
     const { browser, tokens } = await signedIn(email);
     const link = await initiate(email, 1);
+    const mailsWritten = () => harness.database.db.selectFrom('mail_outbox').select('id').execute();
+    const mailsBefore = (await mailsWritten()).length;
     // Fails after the password and the revocation are written, while the notice is being made.
     const failingClients = {
       get() {
@@ -278,6 +280,9 @@ describe('a password reset', () => {
     expect((await userinfo(tokens.access_token)).status).toBe(200);
     expect((await refresh(tokens.refresh_token)).status).toBe(200);
     expect((await silentSignIn(browser)).searchParams.get('code')).toBeTruthy();
+    // An e-mail leaves only through the outbox, written in the reset's transaction: no new row, no
+    // notice on its way.
+    expect(await mailsWritten()).toHaveLength(mailsBefore);
     expect(smtp.to(email)).toHaveLength(1);
     // The link was not used up, and the old password still works until it is.
     expect((await accept(link)).status).toBe(200);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { openTestDatabase, sql } from '@concierge/database';
 import { freePort } from '@concierge/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createProviderApp } from '../app';
 import { loadConfig } from '../config';
 import { migrations } from '../db/migrations';
@@ -21,6 +21,21 @@ import { createUser, DEMO_USER, findUserByEmail, seedDemoUser } from '../users/u
 
 const PASSWORD = 'Corr3ct-Horse!';
 const WRONG = 'Wr0ng-Horse!';
+
+/**
+ * The limits count in fixed windows (users/login-limits.ts): an hour per request id, 15 minutes per
+ * IP (the default window), a minute for the alarm. Every test starts just after an hour begins, which
+ * begins each of those windows, so that no test's attempts fall into two windows. Only Date is faked:
+ * from there the clock runs on at the real pace, and timers are real.
+ */
+const HOUR_MS = 3600_000;
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+  vi.setSystemTime(Math.ceil(Date.now() / HOUR_MS) * HOUR_MS + 1000);
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 async function newRequestId(harness: ProviderHarness): Promise<string> {
   return (await startAuthorization(harness, new TestBrowser(), createPkce())).requestId;
@@ -319,9 +334,7 @@ describe('the global alarm rate (PROVIDER_LOGIN_ALARM_PER_MINUTE=3)', () => {
   afterAll(() => harness.close());
 
   it('logs one warning with the count when failures of all accounts exceed the rate, and blocks nothing', async () => {
-    // The count is per minute: start well inside one, so that the six attempts share it.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute));
+    // The count is per minute: the test starts a second into one (beforeEach), so the six attempts share it.
     lines.length = 0;
     for (let attempt = 0; attempt < 6; attempt += 1) {
       expect((await login(harness, `someone-${attempt}@example.com`, WRONG)).searchParams.get('error')).toBe(

@@ -1,9 +1,9 @@
 import { EMAIL_MAX_LENGTH, loginFormSchema } from '@concierge/contracts';
+import { noteForLog } from '@concierge/observability';
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Interaction } from 'oidc-provider';
 import { z } from 'zod';
-import { noteOutcome } from '../observability/logging';
 import { clientOfInteraction, findInteraction, remainingSeconds } from '../oidc/interactions';
 import { hostedPageLocation, hostedPageUrlOf, sessionExpiredLocation } from '../portal-urls';
 import { type AuthFailureReason, logAuthEvent } from '../users/auth-events';
@@ -108,7 +108,7 @@ export const loginRoutes: FastifyPluginAsync<RouteDeps> = async (
     const logAuth = (outcome: 'success' | 'failure' | 'locked', reason?: AuthFailureReason) => {
       logAuthEvent(request.log, { outcome, reason, clientId, email: username, ip });
       metrics.countSignIn(outcome, reason);
-      noteOutcome(request, reason ? `${outcome}:${reason}` : outcome);
+      noteForLog(request, { outcome: reason ? `${outcome}:${reason}` : outcome });
     };
     /** Every wrong-password answer (checked or limited) counts towards the global alarm rate. */
     const countForAlarm = async () => {

@@ -18,7 +18,7 @@ const NO_FRAMING = {
   'Content-Security-Policy': "frame-ancestors 'none'",
 } as const;
 
-/** The headers of an answer that is not the session check page: Node's own refusals (client-error.ts). */
+/** The headers of an answer that is not the session check page: Node's own refusals (app.ts, clientErrorHandler). */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = { ...ALWAYS, ...NO_FRAMING };
 
 /**
@@ -36,7 +36,7 @@ export function setSecurityHeaders(response: ServerResponse, url: string) {
  * The same framing and security headers on every answer, oidc-provider's own pages (sign-out, its
  * errors and 404s) included. They go onto the raw response in onRequest because the OIDC routes
  * hijack the reply and Koa writes it: no onSend hook runs for those. What Fastify refuses before any
- * hook runs gets them from answerFrameworkError and answerClientError.
+ * hook runs gets them from answerFrameworkError and the clientErrorHandler of app.ts.
  */
 export function installSecurityHeaders(app: FastifyInstance) {
   app.addHook('onRequest', async (request, reply) => {

@@ -32,7 +32,7 @@ export interface StartOptions {
   /** More environment variables, e.g. PROVIDER_WEBHOOK_URL or SMTP_URL of a test receiver. */
   env?: Record<string, string>;
   retrySchedule?: ProviderAppOptions['retrySchedule'];
-  /** The app's logger (observability/logging.ts loggerOptions with a stream); off unless given. */
+  /** The app's logger (observability/logging.ts providerLoggerOptions with a stream); off unless given. */
   logger?: ProviderAppOptions['logger'];
 }
 

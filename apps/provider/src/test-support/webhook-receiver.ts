@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
@@ -14,32 +14,48 @@ export interface WebhookReceiver {
   waitFor(email: string, count: number, timeoutMs?: number): Promise<Record<string, unknown>[]>;
   /** Waits for the first event of this type for the e-mail. */
   waitForType(email: string, eventtype: string, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** Requests that have arrived so far, answered or not. */
+  arrivals(): number;
+  /** Requests held unanswered (isHolding) whose sender still waits for the answer. */
+  waiting(): number;
+  /** Answers the held requests, and every later one at once. */
+  release(): void;
   close(): Promise<void>;
 }
 
 export interface ReceiverOptions {
   /** Listen on this port (to bring a receiver "back up" where the provider already sends). */
   port?: number;
-  /** Called per request before answering; return a delay in ms to answer late. */
-  delayMs?: (request: number) => number;
+  /** Holds every request unanswered until release(), as a server that is slow to answer. */
+  isHolding?: boolean;
 }
 
 /** The server's webhook endpoint as a tiny recorder on 127.0.0.1, answering 200 to everything. */
 export async function startWebhookReceiver(options: ReceiverOptions = {}): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
-  let requests = 0;
+  let arrivals = 0;
+  const held = new Set<ServerResponse>();
+  let release = () => {};
+  const released = options.isHolding
+    ? new Promise<void>((resolve) => {
+        release = resolve;
+      })
+    : Promise.resolve();
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const delay = options.delayMs?.(requests++) ?? 0;
-      setTimeout(() => {
+      arrivals += 1;
+      held.add(response);
+      // Also when the sender gives up waiting and closes the connection.
+      response.on('close', () => held.delete(response));
+      void released.then(() => {
         received.push({
           headers: request.headers,
           body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
         });
         response.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}');
-      }, delay);
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
@@ -70,6 +86,9 @@ export async function startWebhookReceiver(options: ReceiverOptions = {}): Promi
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
+    arrivals: () => arrivals,
+    waiting: () => (options.isHolding ? held.size : 0),
+    release: () => release(),
     close() {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { failure, PROVIDER_UNREACHABLE } from '@concierge/contracts';
-import { loggableError } from '@concierge/database';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { failure, PROVIDER_UNREACHABLE, SERVICE_UNAVAILABLE } from '@concierge/contracts';
+import { isDatabaseUnavailable, loggableError } from '@concierge/database';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 
 /** An error with a code from the spec's catalogue, answered as the cidaas-style envelope. */
 export class AppError extends Error {
@@ -23,15 +23,46 @@ export function providerUnreachable(message: string): AppError {
   return new AppError(503, PROVIDER_UNREACHABLE, message);
 }
 
+/** How long a client is asked to wait when the database is away (`Retry-After`, seconds). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
+
+export interface ErrorHandlerOptions {
+  /**
+   * The page for a browser whose page could not be rendered because the database is away; without
+   * one (or for any other request) the answer is the JSON envelope.
+   */
+  unavailablePage?: { wanted(request: FastifyRequest): boolean; render(request: FastifyRequest): string };
+}
+
 /**
  * One error handler: AppErrors and Fastify's own 4xx (bad JSON, wrong content type, too large) keep
- * their status and say what was wrong; anything else is logged with a reference id and answered
- * with a generic message carrying the same id.
+ * their status and say what was wrong; a database that cannot be reached is 503 "try again later"
+ * (`service_unavailable`, or the unavailable page for a browser), logged as a warning, since
+ * nothing is wrong with this instance or the request; anything else is logged with a reference id
+ * and answered with a generic message carrying the same id.
  */
-export function installErrorHandler(app: FastifyInstance) {
+export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions = {}) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       return reply.status(error.status).send(failure(error.status, error.code, error.message));
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: loggableError(error) }, 'database unavailable');
+      reply
+        .status(503)
+        .header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS))
+        .header('cache-control', 'no-store');
+      const page = options.unavailablePage;
+      if (page?.wanted(request)) {
+        return reply.header('content-type', 'text/html; charset=utf-8').send(page.render(request));
+      }
+      return reply.send(
+        failure(
+          503,
+          SERVICE_UNAVAILABLE,
+          'The service is unavailable for a moment. Try again in a few minutes.',
+        ),
+      );
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

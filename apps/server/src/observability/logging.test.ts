@@ -1,13 +1,17 @@
 import { failure } from '@concierge/contracts';
+import { noteForLog } from '@concierge/observability';
 import Fastify, { LogController } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { installRequestLog, loggerOptions, noteForLog } from './logging';
+import { installServerRequestLog, serverLoggerOptions } from './logging';
+
+// The server's own parts of its log lines; what both apps' logs share is tested with
+// packages/observability/src/logging.ts.
 
 /** A bare Fastify with the server's logger and request log, its lines collected. */
 async function appLogging() {
   const lines: string[] = [];
   const app = Fastify({
-    logger: loggerOptions({
+    logger: serverLoggerOptions({
       level: 'trace',
       isProduction: true,
       secretHeaders: ['X-Webhook-Key'],
@@ -15,62 +19,62 @@ async function appLogging() {
     }),
     logController: new LogController({ disableRequestLogging: true }),
   });
-  installRequestLog(app, (subdomain) => subdomain === 'demo');
+  installServerRequestLog(app, (subdomain) => subdomain === 'demo');
   app.post('/echo', async (request) => {
-    // A careless log call: the secret headers and fields are censored all the same.
-    request.log.info({ headers: request.headers, body: request.body, password: 'top-Secret-1' }, 'careless');
+    // A careless log call: the webhook's key header is censored like the usual secret headers.
+    request.log.info({ headers: request.headers, body: request.body }, 'careless');
     return { ok: true };
   });
   app.get('/refused', async (request, reply) => {
     noteForLog(request, { tenant: 'r5' });
     return reply.status(409).send(failure(409, 'email_already_registered_db', 'taken'));
   });
+  app.get('/noted-refusal', async (request, reply) => {
+    noteForLog(request, { outcome: 'unresolved' });
+    return reply.status(503).send(failure(503, 'service_unavailable', 'later'));
+  });
+  app.post('/api/admin/codes/:code/revoke', async () => ({ ok: true }));
+  app.get('/readyz', async () => ({ status: 'ok' }));
   await app.ready();
   return {
     app,
-    lines: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
+    completed: () =>
+      lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((line) => line.msg === 'request completed'),
     text: () => lines.join(''),
   };
 }
 
 describe('the server logger', () => {
-  it('censors secret headers and fields wherever a log call puts them', async () => {
-    const { app, text } = await appLogging();
+  it('censors the webhook key header and a registration code in the admin API’s path', async () => {
+    const { app, text, completed } = await appLogging();
     await app.inject({
       method: 'POST',
       url: '/echo',
-      headers: {
-        authorization: 'Bearer admin-token-123456',
-        cookie: 'session=cookie-value-123456',
-        'x-api-key': 'api-key-123456',
-        'x-webhook-key': 'webhook-key-123456',
-        'content-type': 'application/json',
-      },
-      payload: { email: 'anna@example.ch', password: 'body-Secret-1', registrationcode: 'code-123456' },
+      headers: { 'x-webhook-key': 'webhook-key-123456', 'content-type': 'application/json' },
+      payload: { registrationcode: 'code-123456' },
     });
+    await app.inject({ method: 'POST', url: '/api/admin/codes/ABCD-2345-EFGH/revoke' });
     const log = text();
     expect(log).toContain('careless');
-    for (const secret of [
-      'admin-token-123456',
-      'cookie-value-123456',
-      'api-key-123456',
-      'webhook-key-123456',
-      'anna@example.ch',
-      'body-Secret-1',
-      'top-Secret-1',
-      'code-123456',
-    ]) {
+    for (const secret of ['webhook-key-123456', 'code-123456', 'ABCD-2345-EFGH']) {
       expect(log).not.toContain(secret);
     }
+    expect(completed()[1]).toMatchObject({
+      req: { url: '/api/admin/codes/[redacted]/revoke' },
+      route: '/api/admin/codes/:code/revoke',
+    });
   });
 
-  it('writes one line per request: id, redacted URL, route, status, time, tenant and outcome', async () => {
-    const { app, lines } = await appLogging();
+  it('puts the tenant and the envelope’s error code on the request’s line', async () => {
+    const { app, completed } = await appLogging();
     await app.inject({ method: 'GET', url: '/refused?subdomain=demo&email=anna%40example.ch' });
     await app.inject({ method: 'POST', url: '/echo?subdomain=demo', payload: {} });
     await app.inject({ method: 'POST', url: '/echo?subdomain=made-up', payload: {} });
-    const completed = lines().filter((line) => line.msg === 'request completed');
-    expect(completed).toEqual([
+    await app.inject({ method: 'GET', url: '/noted-refusal' });
+    await app.inject({ method: 'GET', url: '/readyz' });
+    expect(completed()).toEqual([
       expect.objectContaining({
         reqId: expect.any(String),
         req: { method: 'GET', url: '/refused?subdomain=demo&email=[redacted]', ip: '127.0.0.1' },
@@ -83,8 +87,12 @@ describe('the server logger', () => {
       }),
       expect.objectContaining({ route: '/echo', statusCode: 200, tenant: 'demo', outcome: 'ok' }),
       expect.objectContaining({ route: '/echo', statusCode: 200, outcome: 'ok' }),
+      // What the handler noted wins over the envelope's code.
+      expect.objectContaining({ level: 40, statusCode: 503, outcome: 'unresolved' }),
+      // Both health probes log at debug.
+      expect.objectContaining({ level: 20, route: '/readyz' }),
     ]);
     // A subdomain no tenant has is not put on the line.
-    expect(completed[2]).not.toHaveProperty('tenant');
+    expect(completed()[2]).not.toHaveProperty('tenant');
   });
 });

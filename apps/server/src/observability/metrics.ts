@@ -1,34 +1,21 @@
-import { type Kysely, type PoolStats, poolStatsOf, sql } from '@concierge/database';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { type Kysely, sql } from '@concierge/database';
+import { AppMetrics, LATENCY_BUCKETS } from '@concierge/observability';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import type { ServerTables } from '../db/schema';
 import type { BreakerState } from '../provider-client/circuit-breaker';
 import type { ProviderCallObserver } from '../provider-client/provider-http';
 
-const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const LAG_BUCKETS = [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600];
 const BREAKER_STATES: Record<BreakerState, number> = { closed: 0, open: 1, half_open: 2 };
 const LOCK_STATES = ['pending', 'locked'] as const;
 
 /**
- * The server's Prometheus metrics (docs/operations.md, "Metrics"), in a registry of their own per
- * server instance (never prom-client's global one), so that several servers in one process — the
- * tests — keep apart. Counters are counted where things happen; what the database holds (outbox,
- * locks) and the pool are read when /metrics is scraped.
+ * The server's Prometheus metrics (docs/operations.md, "Metrics"): what every app has (AppMetrics:
+ * its own registry, the process, `concierge_http_request_duration_seconds`, the pool), and the
+ * server's own. Counters are counted where things happen; what the database holds (outbox, locks)
+ * is read when /metrics is scraped. buildServer sets `log`: breaker changes are logged too.
  */
-export class ServerMetrics {
-  readonly registry = new Registry();
-  /** Set by buildServer: breaker changes are logged too. */
-  log: FastifyBaseLogger | undefined;
-
-  readonly httpRequestDuration = new Histogram({
-    name: 'concierge_http_request_duration_seconds',
-    help: 'HTTP requests answered, by method, route pattern and status code, and how long they took',
-    labelNames: ['method', 'route', 'status_code'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
-
+export class ServerMetrics extends AppMetrics {
   readonly providerCallDuration = new Histogram({
     name: 'concierge_provider_call_duration_seconds',
     help: 'Calls to the identity provider by operation and outcome (answer, refusal, unknown), with retries',
@@ -86,7 +73,7 @@ export class ServerMetrics {
   });
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry });
+    super('concierge');
   }
 
   /** What the provider client reports, into the metrics above. */
@@ -188,46 +175,8 @@ export class ServerMetrics {
         ),
     });
 
-    const pool = (name: string, help: string, read: (stats: PoolStats) => number) =>
-      new Gauge({
-        name,
-        help,
-        registers: [this.registry],
-        collect() {
-          const stats = poolStatsOf(db);
-          if (stats) this.set(read(stats));
-        },
-      });
-    pool('concierge_db_pool_connections', 'Connections the database pool holds open', (stats) => stats.total);
-    pool(
-      'concierge_db_pool_idle_connections',
-      'Open connections of the pool not in use',
-      (stats) => stats.idle,
-    );
-    pool(
-      'concierge_db_pool_waiting_requests',
-      'Queries waiting for a connection of the pool',
-      (stats) => stats.waiting,
-    );
+    this.watchPool(db);
   }
-}
-
-/**
- * Times every answer by its route pattern (`/messages/:language`, never the URL with its ids);
- * requests no route matched (the not-found handler, which also renders unknown paths as pages)
- * share `unmatched`.
- */
-export function installHttpMetrics(app: FastifyInstance, metrics: ServerMetrics): void {
-  app.addHook('onResponse', async (request, reply) => {
-    metrics.httpRequestDuration.observe(
-      {
-        method: request.method,
-        route: request.routeOptions.url ?? 'unmatched',
-        status_code: String(reply.statusCode),
-      },
-      reply.elapsedTime / 1000,
-    );
-  });
 }
 
 declare module 'fastify' {

@@ -1,5 +1,5 @@
 import { freePort } from '@concierge/test-support';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeProvider, startFakeProvider } from '../test-support/fake-provider';
 import type { BreakerState } from './circuit-breaker';
 import { ProviderClient } from './provider-client';
@@ -50,14 +50,6 @@ function clientOf(url: string, options: Partial<ProviderHttpOptions> = {}) {
 
 const SIGN_IN_CLIENT = { clientId: 'property-portal-demo', redirectUri: 'http://localhost:8082/callback' };
 const PROFILE = 'GET /users-srv/internal/userinfo/profile/sub-1';
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('retries', () => {
   it('sends idempotent calls again after a 503, and never register, reset initiate or reset accept', async () => {
@@ -188,7 +180,8 @@ describe('the circuit breaker', () => {
     advance(30_000);
     fake.behaviour = { kind: 'hang' };
     const trial = client.findUserBySub('sub-1');
-    await until(() => fake.count(PROFILE) === 4, 'the trial call');
+    // The trial call has reached the fake, which holds it.
+    await vi.waitUntil(() => fake.count(PROFILE) === 4, { timeout: 10_000, interval: 10 });
     // While the trial is out, every other call still fails fast.
     expect(await client.findUserBySub('sub-1')).toMatchObject({ kind: 'unknown', isNotSent: true });
     expect(fake.count(PROFILE)).toBe(4);

@@ -1,23 +1,21 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { codeRow, insertCode, outboxFor, register, uniqueEmail } from '../test-support/account-fixtures';
-import { type EmbeddedProvider, startEmbeddedProvider } from '../test-support/embedded-provider';
 import { type ProviderProxy, startProviderProxy } from '../test-support/provider-proxy';
+import { sharedProvider } from '../test-support/shared-provider';
 import { startTestServer } from '../test-support/test-server';
 import { reconcilePendingRegistrations } from './reconcile-pending';
 
 // The provider behind a proxy that loses answers or requests, and a client that gives up quickly.
-let provider: EmbeddedProvider;
+// The faults are the proxy's, so the provider behind it is the run's shared one.
 let proxy: ProviderProxy;
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
-  provider = await startEmbeddedProvider();
-  proxy = await startProviderProxy(provider.url);
+  proxy = await startProviderProxy((await sharedProvider()).url);
   server = await startTestServer({}, { provider: { url: proxy.url, timeoutMs: 1500 } });
 }, 120_000);
 afterAll(async () => {
   await server?.close();
   await proxy?.close();
-  await provider?.stop();
 });
 beforeEach(() => {
   proxy.register = { kind: 'forward' };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAtAFullHour } from '../test-support/clock';
 import { startTestServer } from '../test-support/test-server';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -88,6 +89,7 @@ describe('GET /user-login-failed-counter', () => {
   });
 
   it('limits the questions per e-mail, from whatever address', async () => {
+    startAtAFullHour();
     const query = 'subdomain=demo&email=limited%40example.ch';
     for (let hit = 0; hit < 20; hit += 1) expect((await ask(query)).statusCode).toBe(200);
     const limited = await ask(query);
@@ -101,6 +103,7 @@ describe('GET /user-login-failed-counter', () => {
   });
 
   it('limits the questions per address, whatever the e-mail', async () => {
+    startAtAFullHour();
     const address = '10.9.9.9';
     const answers = await Promise.all(
       Array.from({ length: 61 }, (_, hit) =>

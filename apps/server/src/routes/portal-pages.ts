@@ -1,9 +1,10 @@
-import { failure, isLanguage } from '@concierge/contracts';
+import { failure, isLanguage, type PortalPageState } from '@concierge/contracts';
+import { noteForLog } from '@concierge/observability';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendCompressed } from '../http/compressed-answer';
-import { noteForLog } from '../observability/logging';
 import { renderDocument } from '../ssr/document';
 import { type PageStateContext, pageStateFor, pageStateWithTenant } from '../ssr/page-state';
+import { type KeptPage, pageTemplateFor, withRequestId } from '../ssr/page-templates';
 
 /**
  * Pages whose URL carries a one-time token (reset ids, verification id): no cache, shared or the
@@ -24,25 +25,47 @@ export async function renderPortalPage(
   const state = await pageStateWithTenant(request, context);
   // Also a tenant recovered from the request id, which the query does not name.
   if (state.tenant.isRequested) noteForLog(request, { tenant: state.tenant.subdomain });
-  const page = await build.bundle.renderPage(request.url, state);
+  const template = pageTemplateFor(request.url, state);
+  let page: KeptPage;
+  if (template) {
+    const stateJson = build.bundle.serialisePageState(template.state);
+    const kept = await context.pageTemplates.page(`${template.url}\n${stateJson}`, () =>
+      renderPageDocument(context, template.url, template.state, stateJson),
+    );
+    page = { status: kept.status, html: withRequestId(kept.html, template.requestId) };
+  } else {
+    page = await renderPageDocument(context, request.url, state, build.bundle.serialisePageState(state));
+  }
+  reply
+    .status(page.status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', NO_STORE_PAGES.has(path) ? 'no-store' : 'no-cache')
+    .header('vary', 'Accept-Language');
+  return sendCompressed(request, reply, page.html);
+}
+
+/** One page as the portal renders it, in its document. */
+export async function renderPageDocument(
+  { build }: PageStateContext,
+  url: string,
+  state: PortalPageState,
+  stateJson: string,
+): Promise<KeptPage> {
+  const page = await build.bundle.renderPage(url, state);
   const { stylesheetUrl } = state.tenant.design;
   const html = renderDocument({
     language: state.language,
     title: page.title,
     appHtml: page.html,
-    stateJson: build.bundle.serialisePageState(state),
+    stateJson,
     stateElementId: build.bundle.PAGE_STATE_ELEMENT_ID,
     entryScript: build.entryScript,
     // The tenant's stylesheet comes last so that it wins over the base styles.
     stylesheets: stylesheetUrl ? [...build.stylesheets, stylesheetUrl] : build.stylesheets,
+    headStyles: page.headStyles,
     preloads: build.preloadsFor(page.pageSource),
   });
-  reply
-    .status(page.isNotFound ? 404 : 200)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', NO_STORE_PAGES.has(path) ? 'no-store' : 'no-cache')
-    .header('vary', 'Accept-Language');
-  return sendCompressed(request, reply, html);
+  return { status: page.isNotFound ? 404 : 200, html };
 }
 
 export async function portalPageRoutes(app: FastifyInstance, context: PageStateContext) {

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { SignInRequests } from '../tenants/sign-in-requests';
 import type { TenantRegistry } from '../tenants/tenant-registry';
 import type { PageSignInRequests } from './page-sign-in-request';
+import type { PageTemplates } from './page-templates';
 import type { PortalBuild } from './portal-bundle';
 
 export interface PageStateContext {
@@ -11,6 +12,7 @@ export interface PageStateContext {
   registry: TenantRegistry;
   signInRequests: SignInRequests;
   pageSignInRequests: PageSignInRequests;
+  pageTemplates: PageTemplates;
 }
 
 /** /page-state.json answers for the page named by its `path` parameter (the page that asks). */

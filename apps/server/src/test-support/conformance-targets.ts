@@ -1,4 +1,3 @@
-import { type MailSink, startMailSink } from '@concierge/test-support';
 import { ProviderClient } from '../provider-client/provider-client';
 import type { SignInClient } from '../provider-client/sign-in-requests';
 import {
@@ -6,7 +5,8 @@ import {
   type CidaasDoubleVariants,
   startCidaasDouble,
 } from './cidaas-double/cidaas-double';
-import { startEmbeddedProvider, TEST_ADMIN_CLIENT } from './embedded-provider';
+import { TEST_ADMIN_CLIENT } from './embedded-provider';
+import { sharedProvider } from './shared-provider';
 
 /** One provider the conformance suite holds the server's provider client against. */
 export interface ConformanceTarget {
@@ -26,25 +26,25 @@ export interface ConformanceTarget {
 
 const DEMO_SIGN_IN = { clientId: 'property-portal-demo', redirectUri: 'http://localhost:8082/callback' };
 
-/** The embedded provider in its own process, its reset e-mails caught by a real SMTP sink. */
+/**
+ * The embedded provider in its own process (the run's shared one: every case uses fresh users), its
+ * reset e-mails caught by a real SMTP sink.
+ */
 export async function embeddedTarget(): Promise<ConformanceTarget> {
-  const sink: MailSink = await startMailSink();
-  const provider = await startEmbeddedProvider({ SMTP_URL: sink.url, PROVIDER_SEED_DEMO: 'false' });
+  const provider = await sharedProvider();
   return {
     client: new ProviderClient({ baseUrl: provider.url, ...TEST_ADMIN_CLIENT }),
     signInClient: DEMO_SIGN_IN,
     signsIn: true,
     async resetLink(email) {
-      const mail = await sink.waitFor(email);
+      const mail = await provider.mail.waitFor(email);
       const href = /https?:\/\/\S+password-set\?[^\s"<>)]+/.exec(mail.text)?.[0];
       return href ? resetIdsOf(href.replaceAll('&amp;', '&')) : undefined;
     },
     // The embedded provider's request ids are interaction ids: one it never issued is as good as gone.
     expiredRequestId: async () => 'no-such-interaction-0000',
-    async close() {
-      await provider.stop();
-      await sink.close();
-    },
+    // The provider outlives this file (shared-provider-setup.ts stops it).
+    close: async () => undefined,
   };
 }
 

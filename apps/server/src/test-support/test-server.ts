@@ -10,10 +10,11 @@ import { ServerMetrics } from '../observability/metrics';
 import { ProviderClient } from '../provider-client/provider-client';
 import { loadPortalBuild } from '../ssr/portal-bundle';
 import { loadTenantRegistry } from '../tenants/load-registry';
-import { type EmbeddedProvider, startEmbeddedProvider, TEST_ADMIN_CLIENT } from './embedded-provider';
+import { TEST_ADMIN_CLIENT } from './embedded-provider';
+import { sharedProvider } from './shared-provider';
 
 export interface TestServerOptions {
-  /** true: a real embedded provider of its own, stopped on close; or the one (or a proxy in front of one) at url. */
+  /** true: the run's shared embedded provider (shared-provider.ts); or the one (or a proxy in front of one) at url. */
   provider?: true | { url: string; timeoutMs?: number };
   /** true: a real SMTP catcher of its own (smtp-server), closed on close; or this SMTP URL. */
   smtp?: true | { url: string };
@@ -23,10 +24,12 @@ export interface TestServerOptions {
 
 /** The real server on a real database (a schema of its own on the test run's PostgreSQL) and the built portal. */
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}) {
-  const ownProvider: EmbeddedProvider | undefined =
-    options.provider === true ? await startEmbeddedProvider() : undefined;
   const providerUrl =
-    ownProvider?.url ?? (typeof options.provider === 'object' ? options.provider.url : undefined);
+    options.provider === true
+      ? (await sharedProvider()).url
+      : typeof options.provider === 'object'
+        ? options.provider.url
+        : undefined;
   const mailSink: MailSink | undefined = options.smtp === true ? await startMailSink() : undefined;
   const smtpUrl = mailSink?.url ?? (typeof options.smtp === 'object' ? options.smtp.url : undefined);
   const config = loadConfig({
@@ -72,7 +75,6 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     async close() {
       await app.close();
       await database.close();
-      await ownProvider?.stop();
       await mailSink?.close();
     },
   };

@@ -13,7 +13,8 @@ import type { useLogin } from './use-login';
 export function LoginForm({ login }: { login: ReturnType<typeof useLogin> }) {
   const { t } = useTranslation();
   const [searchParams] = useSearchParams();
-  const carry = { omit: ['username'], set: { email: login.email || undefined } };
+  const { form } = login;
+  const carry = { omit: ['username'], set: { email: form.values.email || undefined } };
   return (
     <form ref={login.formRef} method="post" action={login.action} onSubmit={login.onSubmit} noValidate>
       <Stack gap="md">
@@ -21,26 +22,22 @@ export function LoginForm({ login }: { login: ReturnType<typeof useLogin> }) {
             focus goes to it, so that it is read out first (WCAG 3.3.1, issue 12). */}
         {login.formError && <ErrorMessage focusOnMount>{t(`login.error.${login.formError}`)}</ErrorMessage>}
         <TextInput
-          ref={login.emailRef}
+          {...form.inputProps('email')}
+          // spec §5: on login the e-mail is trimmed on input.
+          onChange={(event) => form.setFieldValue('email', event.currentTarget.value.trim())}
           name="username"
           type="email"
           label={t('login.email')}
           autoComplete="username"
           inputMode="email"
           required
-          value={login.email}
-          onChange={(event) => login.setEmail(event.currentTarget.value)}
-          error={login.fieldErrors.email && t(login.fieldErrors.email)}
         />
         <PasswordField
-          ref={login.passwordRef}
+          {...form.inputProps('password')}
           name="password"
           label={t('login.password')}
           autoComplete="current-password"
           required
-          value={login.password}
-          onChange={(event) => login.setPassword(event.currentTarget.value)}
-          error={login.fieldErrors.password && t(login.fieldErrors.password)}
         />
         <input type="hidden" name="requestId" value={login.requestId} />
         <input type="hidden" name="username_type" value="email" />

@@ -1,5 +1,5 @@
 import { type LoginErrorCode, toLoginErrorCode } from '@concierge/contracts';
-import { type FormEvent, useRef, useState } from 'react';
+import { useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { fetchFailedLoginCounter } from '../../api/failed-login-counter';
 import { checkUserExistence } from '../../api/provider';
@@ -8,11 +8,8 @@ import { isRegistrationEnabled, useRequestContext } from '../../app/sign-in-requ
 import { useRuntimeConfig } from '../../config/runtime-config';
 import { useTenant } from '../../config/tenant';
 import { useFailedLoginMessage } from '../../hooks/use-failed-login-message';
-
-export interface LoginFieldErrors {
-  email?: 'login.validation.emailRequired';
-  password?: 'login.validation.passwordRequired';
-}
+import { useFormField, usePortalForm } from '../../hooks/use-portal-form';
+import { type SubmitOutcome, useSubmit } from '../../hooks/use-submit';
 
 /** The page's own address for a form sent without a request: what the provider sent back stays behind. */
 function retryAddress(searchParams: URLSearchParams): string {
@@ -20,6 +17,12 @@ function retryAddress(searchParams: URLSearchParams): string {
   for (const name of ['error', 'error_description', 'username']) query.delete(name);
   return query.size > 0 ? `/login?${query}` : '/login';
 }
+
+/** What the page says above the form: the provider's answer, or that there is no request to sign in to. */
+type LoginMessage = LoginErrorCode | 'missing_request_id';
+
+/** The one failure signIn reports: the page has no sign-in request, so it sent nothing. */
+const noRequest = (): LoginMessage => 'missing_request_id';
 
 export function useLogin() {
   const { cidaasBaseUrl, restApiBaseUrl } = useRuntimeConfig();
@@ -29,46 +32,21 @@ export function useLogin() {
   const errorParameter = searchParams.get('error');
   const attemptedEmail = (searchParams.get('username') ?? '').trim();
   const formRef = useRef<HTMLFormElement>(null);
-  const emailRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
-  // spec §2: `username` prefills the e-mail (the provider sends it back after a failed attempt)
-  const [email, setEmail] = useState(attemptedEmail);
-  const [password, setPassword] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<LoginFieldErrors>({});
-  const [formError, setFormError] = useState<LoginErrorCode | 'missing_request_id' | null>(() =>
-    errorParameter ? toLoginErrorCode(errorParameter) : null,
-  );
-  const shownError = useFailedLoginMessage(
-    formError === 'missing_request_id' ? null : formError,
-    attemptedEmail,
-  );
-  const [isSubmitting, setSubmitting] = useState(false);
+  // spec §2: `username` prefills the e-mail (the provider sends it back after a failed attempt).
+  // spec §5: login checks only that both fields are filled, on submit.
+  const form = usePortalForm({
+    fields: { email: useFormField(attemptedEmail), password: useFormField('') },
+    rules: {
+      email: (values) => (values.email ? undefined : 'login.validation.emailRequired'),
+      password: (values) => (values.password ? undefined : 'login.validation.passwordRequired'),
+    },
+    validateOnBlur: false,
+  });
 
-  function validate(): LoginFieldErrors {
-    const errors: LoginFieldErrors = {};
-    if (!email) errors.email = 'login.validation.emailRequired';
-    if (!password) errors.password = 'login.validation.passwordRequired';
-    setFieldErrors(errors);
-    return errors;
-  }
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (isSubmitting) return;
-    const errors = validate();
-    if (errors.email || errors.password) {
-      (errors.email ? emailRef : passwordRef).current?.focus();
-      return;
-    }
-    setSubmitting(true);
-    setFormError(null);
+  async function signIn({ email }: { email: string }): Promise<SubmitOutcome> {
     // Sent before the page's request was settled (Enter on a bookmarked page): it waits for it.
     const request = await settled();
-    if (request.status !== 'ready') {
-      setSubmitting(false);
-      setFormError('missing_request_id');
-      return;
-    }
+    if (request.status !== 'ready') return { ok: false, code: 'missing_request_id' };
     // The count before the attempt, asked alongside: the page after it waits for the attempt's event.
     const [existence, counter] = await Promise.all([
       checkUserExistence(cidaasBaseUrl, request.requestId, email),
@@ -77,29 +55,34 @@ export function useLogin() {
     if (counter !== null) rememberCounterBeforeAttempt(email, counter);
     if (existence.kind === 'redirect') {
       window.location.assign(existence.url);
-      return;
+    } else {
+      // Known or not, the form goes to the provider: it answers an unknown e-mail exactly like a
+      // wrong password, so this page never tells anybody whether an address has an account.
+      formRef.current?.submit();
     }
-    // Known or not, the form goes to the provider: it answers an unknown e-mail exactly like a wrong
-    // password, so this page never tells anybody whether an address has an account.
-    formRef.current?.submit();
+    return { ok: true };
   }
+
+  const submit = useSubmit(form, signIn, noRequest, {
+    initialError: errorParameter ? toLoginErrorCode(errorParameter) : null,
+    keepStateWhenInvalid: true,
+  });
+  const shownError = useFailedLoginMessage(
+    submit.error === 'missing_request_id' ? null : submit.error,
+    attemptedEmail,
+  );
 
   return {
     // Without a request the provider could only answer with an error of its own: a form sent
     // without JavaScript then goes to the server, which shows the page again with a fresh request.
     action: status === 'ready' ? `${cidaasBaseUrl}/login-srv/login` : retryAddress(searchParams),
     requestId,
-    email,
-    setEmail: (value: string) => setEmail(value.trim()),
-    password,
-    setPassword,
-    fieldErrors,
-    formError: formError === 'missing_request_id' ? formError : shownError,
+    form,
+    formError: submit.error === 'missing_request_id' ? submit.error : shownError,
     isRegistrationEnabled: isRegistrationEnabled(clientInfo, tenant.flags, searchParams.get('invite_id')),
-    isSubmitting,
-    onSubmit,
+    // Also once sent: the browser is then on its way to the provider.
+    isSubmitting: submit.isSubmitting || submit.isSuccess,
+    onSubmit: submit.onSubmit,
     formRef,
-    emailRef,
-    passwordRef,
   };
 }

@@ -11,7 +11,7 @@ import { usePasswordResetInit } from './use-password-reset-init';
 export default function PasswordResetInitPage() {
   const { t } = useTranslation();
   const isHydrated = useHydrated();
-  const { form, submit, errorKey, hasRequestId, onSubmit } = usePasswordResetInit();
+  const { form, submit, hasRequestId } = usePasswordResetInit();
   const loginLink = useLinkWithQuery('/login');
   const disabled = submit.isSubmitting;
   let content: ReactNode;
@@ -24,11 +24,11 @@ export default function PasswordResetInitPage() {
     content = (
       <Stack gap="md">
         <Text>{t('password_reset.init.info')}</Text>
-        <form method="post" onSubmit={onSubmit} noValidate>
+        <form method="post" onSubmit={submit.onSubmit} noValidate>
           <Stack gap="md">
-            {errorKey && <ErrorMessage focusOnMount={submit.isFailed}>{t(errorKey)}</ErrorMessage>}
+            {submit.error && <ErrorMessage focusOnMount={submit.isFailed}>{t(submit.error)}</ErrorMessage>}
             <TextInput
-              {...form.textField('email')}
+              {...form.inputProps('email')}
               name="email"
               type="email"
               label={t('password_reset.init.email')}

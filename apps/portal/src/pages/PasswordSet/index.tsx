@@ -13,7 +13,7 @@ import { RESET_LINK_PARAMETERS, usePasswordSet } from './use-password-set';
 export default function PasswordSetPage() {
   const { t } = useTranslation();
   const isHydrated = useHydrated();
-  const { form, submit, errorKey, missingParameter, email, onSubmit } = usePasswordSet();
+  const { form, submit, missingParameter, email } = usePasswordSet();
   const newLinkLink = useLinkWithQuery('/password-reset-init', { omit: RESET_LINK_PARAMETERS });
   const requestNewLink = (
     <Anchor component={Link} to={newLinkLink}>
@@ -39,12 +39,12 @@ export default function PasswordSetPage() {
     content = (
       <Stack gap="md">
         <Text>{t('password_reset.reset.info')}</Text>
-        <form method="post" onSubmit={onSubmit} noValidate>
+        <form method="post" onSubmit={submit.onSubmit} noValidate>
           <Stack gap="md">
-            {errorKey && (
+            {submit.error && (
               <Stack gap="xs">
-                <ErrorMessage focusOnMount={submit.isFailed}>{t(errorKey)}</ErrorMessage>
-                {errorKey === 'password_reset.reset.error.link_invalid' && requestNewLink}
+                <ErrorMessage focusOnMount={submit.isFailed}>{t(submit.error)}</ErrorMessage>
+                {submit.error === 'password_reset.reset.error.link_invalid' && requestNewLink}
               </Stack>
             )}
             {/* For password managers: the account the new password belongs to (never shown). */}
@@ -52,7 +52,7 @@ export default function PasswordSetPage() {
               <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
             )}
             <PasswordField
-              {...form.textField('password')}
+              {...form.inputProps('password')}
               name="new-password"
               label={t('password_reset.reset.newPassword')}
               description={t('password_reset.reset.passwordRules', { specials: listedSpecialCharacters() })}
@@ -61,7 +61,7 @@ export default function PasswordSetPage() {
               disabled={disabled}
             />
             <PasswordField
-              {...form.textField('passwordConfirmation')}
+              {...form.inputProps('passwordConfirmation')}
               name="new-password-confirmation"
               label={t('password_reset.reset.newPasswordConfirmation')}
               autoComplete="new-password"

@@ -1,14 +1,14 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { type PasswordSetErrorKey, passwordSetErrorKey } from '../../api/error-keys';
+import { passwordSetErrorKey } from '../../api/error-keys';
 import { setNewPassword } from '../../api/portal-api';
 import { useTenant } from '../../config/tenant';
 import { assignLocation, currentLocation } from '../../hooks/browser-location';
 import { validateNewPassword, validatePasswordConfirmation } from '../../hooks/field-validators';
 import { useDropQueryParameters } from '../../hooks/use-drop-query-parameters';
-import { useFormFields } from '../../hooks/use-form-fields';
 import { linkWithQuery } from '../../hooks/use-link-with-query';
-import { useSubmitState } from '../../hooks/use-submit-state';
+import { useFormField, usePortalForm } from '../../hooks/use-portal-form';
+import { useSubmit } from '../../hooks/use-submit';
 import { trustedRedirectTarget, withSubdomain } from './redirect-target';
 
 /**
@@ -44,45 +44,43 @@ export function usePasswordSet() {
   const missingParameter = REQUIRED_PARAMETERS.find(({ name }) => !link[name])?.name;
   const email = parameter('email');
   // spec §5: this form validates password and confirmation only.
-  const form = useFormFields(() => ({ password: '', passwordConfirmation: '' }), {
-    password: (values) => validateNewPassword(values.password),
-    passwordConfirmation: (values) =>
-      validatePasswordConfirmation(values.password, values.passwordConfirmation),
+  const form = usePortalForm({
+    fields: { password: useFormField(''), passwordConfirmation: useFormField('') },
+    rules: {
+      password: (values) => validateNewPassword(values.password),
+      passwordConfirmation: (values) =>
+        validatePasswordConfirmation(values.password, values.passwordConfirmation),
+    },
+    validateOnBlur: true,
   });
-  const submit = useSubmitState();
-  const [errorKey, setErrorKey] = useState<PasswordSetErrorKey | null>(() => {
-    const error = searchParams.get('error');
-    return error ? passwordSetErrorKey(error) : null;
-  });
+  const error = searchParams.get('error');
+  const submit = useSubmit(
+    form,
+    async (values) => {
+      const result = await setNewPassword({
+        resetRequestId: link.resetRequestId,
+        exchangeId: link.exchangeId,
+        password: values.password,
+        confirmpassword: values.passwordConfirmation,
+        requestId: link.requestId,
+        email: email || undefined,
+      });
+      if (result.ok) followRedirect(result.data.redirect_uri);
+      return result;
+    },
+    passwordSetErrorKey,
+    { initialError: error ? passwordSetErrorKey(error) : null },
+  );
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (submit.isSubmitting || missingParameter) return;
-    setErrorKey(null);
-    if (!form.validateAll()) {
-      submit.toIdle();
-      return;
-    }
-    submit.toSubmitting();
-    const result = await setNewPassword({
-      resetRequestId: link.resetRequestId,
-      exchangeId: link.exchangeId,
-      password: form.values.password,
-      confirmpassword: form.values.passwordConfirmation,
-      requestId: link.requestId,
-      email: email || undefined,
-    });
-    if (!result.ok) {
-      setErrorKey(passwordSetErrorKey(result.code));
-      submit.toFailed();
-      return;
-    }
-    submit.toSuccess();
-    // spec §7: follow data.redirect_uri with the subdomain added when known (the tenant the server
-    // resolved from the query) — onto a trusted origin only; otherwise this portal's success page.
+  /**
+   * spec §7: follow data.redirect_uri with the subdomain added when known (the tenant the server
+   * resolved from the query) — onto a trusted origin only; otherwise this portal's success page.
+   * Meanwhile the page shows its success message.
+   */
+  function followRedirect(redirectUri: string | undefined) {
     const here = currentLocation();
-    const target = result.data.redirect_uri
-      ? trustedRedirectTarget(result.data.redirect_uri, [here.origin, tenant.portalUrl], here.href)
+    const target = redirectUri
+      ? trustedRedirectTarget(redirectUri, [here.origin, tenant.portalUrl], here.href)
       : null;
     if (target) {
       assignLocation(withSubdomain(target, tenant.isRequested ? tenant.subdomain : undefined).href);
@@ -91,5 +89,5 @@ export function usePasswordSet() {
     }
   }
 
-  return { form, submit, errorKey, missingParameter, email, onSubmit };
+  return { form, submit, missingParameter, email };
 }

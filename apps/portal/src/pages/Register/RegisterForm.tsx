@@ -16,16 +16,14 @@ export function RegisterForm({ register }: { register: ReturnType<typeof useRegi
   const { t } = useTranslation();
   const isHydrated = useHydrated();
   const { form, submit } = register;
-  const { values, errors } = form;
+  const { values } = form;
   const [isTermsOpen, setTermsOpen] = useState(false);
   const disabled = submit.isSubmitting;
   return (
     <>
-      <form method="post" onSubmit={register.onSubmit} noValidate>
+      <form method="post" onSubmit={submit.onSubmit} noValidate>
         <Stack gap="md">
-          {register.errorKey && (
-            <ErrorMessage focusOnMount={submit.isFailed}>{t(register.errorKey)}</ErrorMessage>
-          )}
+          {submit.error && <ErrorMessage focusOnMount={submit.isFailed}>{t(submit.error)}</ErrorMessage>}
           {register.isInvitation && (register.isEmailReadOnly || register.isCodeReadOnly) && (
             <Text>{t('register.readOnlyInvitation')}</Text>
           )}
@@ -33,7 +31,7 @@ export function RegisterForm({ register }: { register: ReturnType<typeof useRegi
             <ReadOnlyField label={t('register.email')} value={values.email} />
           ) : (
             <TextInput
-              {...form.textField('email')}
+              {...form.inputProps('email')}
               name="email"
               type="email"
               label={t('register.email')}
@@ -45,7 +43,7 @@ export function RegisterForm({ register }: { register: ReturnType<typeof useRegi
             />
           )}
           <PasswordField
-            {...form.textField('password')}
+            {...form.inputProps('password')}
             name="new-password"
             label={t('register.newPassword')}
             description={t('register.passwordRules', { specials: listedSpecialCharacters() })}
@@ -54,7 +52,7 @@ export function RegisterForm({ register }: { register: ReturnType<typeof useRegi
             disabled={disabled}
           />
           <PasswordField
-            {...form.textField('passwordConfirmation')}
+            {...form.inputProps('passwordConfirmation')}
             name="new-password-confirmation"
             label={t('register.newPasswordConfirmation')}
             autoComplete="new-password"
@@ -65,7 +63,7 @@ export function RegisterForm({ register }: { register: ReturnType<typeof useRegi
             <ReadOnlyField label={t('register.registrationCode')} value={values.registrationCode} />
           ) : (
             <TextInput
-              {...form.textField('registrationCode')}
+              {...form.inputProps('registrationCode')}
               onBlur={register.onRegistrationCodeBlur}
               name="registrationcode"
               label={t('register.registrationCode')}
@@ -83,15 +81,10 @@ export function RegisterForm({ register }: { register: ReturnType<typeof useRegi
           )}
           <div>
             <Checkbox
-              ref={form.ref('termsAccepted')}
+              {...form.checkboxProps('termsAccepted')}
               name="terms"
               label={t('register.termsCheckbox')}
               disabled={disabled}
-              checked={values.termsAccepted}
-              onChange={(event) => form.setValue('termsAccepted', event.currentTarget.checked)}
-              onBlur={() => form.onBlur('termsAccepted')}
-              error={errors.termsAccepted && t(errors.termsAccepted)}
-              aria-invalid={errors.termsAccepted ? true : undefined}
             />
             <Anchor
               component="button"
@@ -112,7 +105,7 @@ export function RegisterForm({ register }: { register: ReturnType<typeof useRegi
       <TermsOfUseModal
         opened={isTermsOpen}
         onClose={() => setTermsOpen(false)}
-        onAccept={() => form.setValue('termsAccepted', true)}
+        onAccept={() => form.setFieldValue('termsAccepted', true)}
       />
     </>
   );

@@ -1,7 +1,6 @@
 import { normaliseEmail, normaliseRegistrationCode } from '@concierge/contracts';
-import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { type RegisterErrorKey, registerErrorKey } from '../../api/error-keys';
+import { registerErrorKey } from '../../api/error-keys';
 import { registerUser } from '../../api/portal-api';
 import { useTenant } from '../../config/tenant';
 import {
@@ -11,8 +10,8 @@ import {
   validateRegistrationCode,
   validateTermsAccepted,
 } from '../../hooks/field-validators';
-import { useFormFields } from '../../hooks/use-form-fields';
-import { useSubmitState } from '../../hooks/use-submit-state';
+import { useFormField, usePortalForm } from '../../hooks/use-portal-form';
+import { useSubmit } from '../../hooks/use-submit';
 
 /**
  * spec §2: `registrationcode` or `code` carries the code; the value 'empty' is not a code. It is
@@ -26,15 +25,6 @@ export function registrationCodeFromQuery(searchParams: URLSearchParams): string
   return '';
 }
 
-/** spec §3: the registration form (invite_id comes from the query only). */
-interface RegistrationValues extends Record<string, string | boolean> {
-  email: string;
-  password: string;
-  passwordConfirmation: string;
-  registrationCode: string;
-  termsAccepted: boolean;
-}
-
 export function useRegister() {
   const tenant = useTenant();
   const [searchParams] = useSearchParams();
@@ -46,15 +36,16 @@ export function useRegister() {
   const isEmailReadOnly = Boolean(inviteId && queryEmail);
   const isCodeReadOnly = Boolean(inviteId && queryCode);
 
-  const form = useFormFields<RegistrationValues>(
-    () => ({
-      email: queryEmail,
-      password: '',
-      passwordConfirmation: '',
-      registrationCode: queryCode,
-      termsAccepted: false,
-    }),
-    {
+  // spec §3: the registration form (invite_id comes from the query only).
+  const form = usePortalForm({
+    fields: {
+      email: useFormField(queryEmail),
+      password: useFormField(''),
+      passwordConfirmation: useFormField(''),
+      registrationCode: useFormField(queryCode),
+      termsAccepted: useFormField(false),
+    },
+    rules: {
       email: (values) => validateEmail(values.email),
       password: (values) => validateNewPassword(values.password),
       passwordConfirmation: (values) =>
@@ -62,50 +53,33 @@ export function useRegister() {
       registrationCode: (values) => validateRegistrationCode(values.registrationCode),
       termsAccepted: (values) => validateTermsAccepted(values.termsAccepted),
     },
-  );
-  const submit = useSubmitState();
-  // spec §8: the page's `error` query value through the allow-list, else the default message.
-  const [errorKey, setErrorKey] = useState<RegisterErrorKey | null>(() => {
-    const error = searchParams.get('error');
-    return error ? registerErrorKey(error, 'default') : null;
+    validateOnBlur: true,
   });
-  const [registeredEmail, setRegisteredEmail] = useState('');
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (submit.isSubmitting) return;
-    setErrorKey(null);
-    if (!form.validateAll()) {
-      submit.toIdle();
-      return;
-    }
-    const { values } = form;
-    // spec §5: registration lower-cases the e-mail.
-    const email = normaliseEmail(values.email);
-    submit.toSubmitting();
-    const result = await registerUser({
-      email,
-      password: values.password,
-      registrationcode: normaliseRegistrationCode(values.registrationCode) ?? values.registrationCode.trim(),
-      clientid: tenant.clientId,
-      invite_id: inviteId,
-    });
-    if (result.ok) {
-      setRegisteredEmail(email);
-      submit.toSuccess();
-    } else {
-      setErrorKey(registerErrorKey(result.code));
-      submit.toFailed();
-    }
-  }
+  const submit = useSubmit(
+    form,
+    (values) =>
+      registerUser({
+        // spec §5: registration lower-cases the e-mail.
+        email: normaliseEmail(values.email),
+        password: values.password,
+        registrationcode:
+          normaliseRegistrationCode(values.registrationCode) ?? values.registrationCode.trim(),
+        clientid: tenant.clientId,
+        invite_id: inviteId,
+      }),
+    registerErrorKey,
+    // spec §8: the page's `error` query value through the allow-list, else the default message.
+    { initialError: errorFromQuery(searchParams) },
+  );
 
   /**
    * The code as typed or pasted from the letter (any case, with or without hyphens, spaces, text
    * around it) is shown as printed once the field is left, then checked.
    */
   function onRegistrationCodeBlur() {
-    const code = normaliseRegistrationCode(form.values.registrationCode);
-    if (code && code !== form.values.registrationCode) form.setValue('registrationCode', code);
+    const typed = form.getValues().registrationCode;
+    const code = normaliseRegistrationCode(typed);
+    if (code && code !== typed) form.setFieldValue('registrationCode', code);
     form.onBlur('registrationCode');
   }
 
@@ -113,12 +87,16 @@ export function useRegister() {
     form,
     submit,
     onRegistrationCodeBlur,
-    errorKey,
-    registeredEmail,
+    // The inputs are gone with the success message; the form still holds what was sent.
+    registeredEmail: submit.isSuccess ? normaliseEmail(form.values.email) : '',
     isInvitation: Boolean(inviteId),
     isEmailReadOnly,
     isCodeReadOnly,
     showLoginLink: !tenant.flags.hideRegisterLoginLink,
-    onSubmit,
   };
+}
+
+function errorFromQuery(searchParams: URLSearchParams) {
+  const error = searchParams.get('error');
+  return error ? registerErrorKey(error, 'default') : null;
 }

@@ -10,7 +10,7 @@ import { useResendActivation } from './use-resend-activation';
 export default function ResendActivationPage() {
   const { t } = useTranslation();
   const isHydrated = useHydrated();
-  const { form, submit, errorKey, isNotVerified, onSubmit } = useResendActivation();
+  const { form, submit, isNotVerified } = useResendActivation();
   const loginLink = useLinkWithQuery('/login', { omit: ['reason'] });
   const registerLink = useLinkWithQuery('/register', { omit: ['reason'] });
   const disabled = submit.isSubmitting;
@@ -26,11 +26,11 @@ export default function ResendActivationPage() {
             </Alert>
           )}
           <Text>{t('resend_account_activation_email.info')}</Text>
-          <form method="post" onSubmit={onSubmit} noValidate>
+          <form method="post" onSubmit={submit.onSubmit} noValidate>
             <Stack gap="md">
-              {submit.isFailed && <ErrorMessage focusOnMount>{t(errorKey)}</ErrorMessage>}
+              {submit.error && <ErrorMessage focusOnMount={submit.isFailed}>{t(submit.error)}</ErrorMessage>}
               <TextInput
-                {...form.textField('email')}
+                {...form.inputProps('email')}
                 name="email"
                 type="email"
                 label={t('resend_account_activation_email.email')}

@@ -1,41 +1,30 @@
-import { type MailSink, startMailSink } from '@concierge/test-support';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderClient } from '../../provider-client/provider-client';
-import {
-  type EmbeddedProvider,
-  startEmbeddedProvider,
-  TEST_ADMIN_CLIENT,
-} from '../../test-support/embedded-provider';
+import { startAtAFullHour } from '../../test-support/clock';
+import { TEST_ADMIN_CLIENT } from '../../test-support/embedded-provider';
 import { providerUserOf } from '../../test-support/provider-users';
+import { type MailReader, sharedProvider } from '../../test-support/shared-provider';
 import { startTestServer } from '../../test-support/test-server';
 
 const PORTAL = 'http://portal.test';
 const START_PASSWORD = 'Start-Pass1';
 const NEW_PASSWORD = 'Neues-Pass2';
+/** The run's provider is shared: this file's addresses are its own. */
+const OWN = randomUUID().slice(0, 8);
+const address = (label: string) => `${label}.${OWN}@example.ch`;
 
-let mail: MailSink;
-let provider: EmbeddedProvider;
+let mail: MailReader;
 let admin: ProviderClient;
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
-  mail = await startMailSink();
-  // The provider's webhooks go nowhere: these tests look at what the reset calls themselves do.
-  provider = await startEmbeddedProvider({
-    SMTP_URL: mail.url,
-    PROVIDER_WEBHOOK_URL: 'http://127.0.0.1:9/api/cidaas-webhook/events',
-  });
+  // The shared provider's webhooks go nowhere: these tests look at what the reset calls themselves do.
+  const provider = await sharedProvider();
+  mail = provider.mail;
   admin = new ProviderClient({ baseUrl: provider.url, ...TEST_ADMIN_CLIENT });
-  server = await startTestServer({
-    PORTAL_URL: PORTAL,
-    PROVIDER_URL: provider.url,
-    PROVIDER_ADMIN_CLIENT_SECRET: TEST_ADMIN_CLIENT.clientSecret,
-  });
+  server = await startTestServer({ PORTAL_URL: PORTAL }, { provider: { url: provider.url } });
 }, 90_000);
-afterAll(async () => {
-  await server?.close();
-  await provider?.stop();
-  await mail?.close();
-});
+afterAll(() => server?.close());
 
 let userNumber = 0;
 /**
@@ -46,7 +35,7 @@ async function createUser(
   state: 'UNVERIFIED' | 'VERIFIED' | 'LOCKED',
 ): Promise<{ email: string; sub: string }> {
   userNumber += 1;
-  const email = `reset-user-${userNumber}-${Date.now()}@example.ch`;
+  const email = address(`reset-user-${userNumber}`);
   const requestId = await admin.generateRequestId({
     clientId: 'property-portal-demo',
     redirectUri: 'http://localhost:8082/callback',
@@ -102,7 +91,7 @@ interface ResetLink {
 
 /** Starts a reset through the server and reads the link from the e-mail the provider sent. */
 async function resetLinkFor(email: string): Promise<ResetLink> {
-  const count = mail.to(email).length + 1;
+  const count = (await mail.to(email)).length + 1;
   expect((await initiate(email)).statusCode).toBe(200);
   const message = await mail.waitFor(email, count);
   const href = /https?:\/\/\S+\/password-set\?\S+/.exec(message.text)?.[0];
@@ -144,7 +133,8 @@ async function recordedResets(email: string): Promise<number> {
 describe('POST /api/cidaas-webhook/password-reset-initiate', () => {
   it('answers a known and an unknown e-mail identically, and mails only the known one', async () => {
     const { email } = await createUser('VERIFIED');
-    const unknown = await initiate('nobody-here@example.ch');
+    const nobody = address('nobody-here');
+    const unknown = await initiate(nobody);
     const known = await initiate(email);
     for (const response of [known, unknown]) {
       expect(response.statusCode).toBe(200);
@@ -154,7 +144,7 @@ describe('POST /api/cidaas-webhook/password-reset-initiate', () => {
     // The unknown address was asked first. The provider writes a reset e-mail before it answers and
     // starts sending it before it answers too: once the known one's has arrived, one to it would have.
     await mail.waitFor(email);
-    expect(mail.to('nobody-here@example.ch')).toEqual([]);
+    expect(await mail.to(nobody)).toEqual([]);
   });
 
   it('passes the browser language on for the e-mail', async () => {
@@ -164,7 +154,8 @@ describe('POST /api/cidaas-webhook/password-reset-initiate', () => {
   });
 
   it('answers the same when the e-mail is over its limit, and forwards nothing more', async () => {
-    const email = 'limited-reset@example.ch';
+    startAtAFullHour();
+    const email = address('limited-reset');
     for (let attempt = 0; attempt < 7; attempt += 1) {
       const response = await initiate(email);
       expect(response.statusCode).toBe(200);
@@ -175,14 +166,15 @@ describe('POST /api/cidaas-webhook/password-reset-initiate', () => {
   });
 
   it('answers the same when the address is over its limit, and forwards nothing more', async () => {
-    const address = '10.2.2.2';
+    startAtAFullHour();
+    const ip = '10.2.2.2';
     for (let attempt = 0; attempt < 22; attempt += 1) {
-      const response = await initiate(`probe-${attempt}@example.ch`, {}, address);
+      const response = await initiate(address(`probe-${attempt}`), {}, ip);
       expect(response.body).toBe('{"success":true,"status":200,"data":{}}');
     }
-    expect(await recordedResets('probe-19@example.ch')).toBe(1);
-    expect(await recordedResets('probe-20@example.ch')).toBe(0);
-    expect(await recordedResets('probe-21@example.ch')).toBe(0);
+    expect(await recordedResets(address('probe-19'))).toBe(1);
+    expect(await recordedResets(address('probe-20'))).toBe(0);
+    expect(await recordedResets(address('probe-21'))).toBe(0);
   });
 
   it.each([
@@ -199,7 +191,7 @@ describe('POST /api/cidaas-webhook/password-reset-initiate', () => {
   });
 
   it('refuses another origin and a body that is not JSON, and forwards nothing', async () => {
-    const email = 'guarded@example.ch';
+    const email = address('guarded');
     const body = JSON.stringify({ requestId: 'r', email, processingType: 'LINK', resetMedium: 'email' });
     const foreign = await post('password-reset-initiate', body, { origin: 'https://evil.example' });
     expect(foreign.statusCode).toBe(403);
@@ -387,7 +379,8 @@ describe('POST /api/cidaas-webhook/password-reset-set-new', () => {
   });
 
   it('limits attempts per address', async () => {
-    const address = '10.3.3.3';
+    startAtAFullHour();
+    const ip = '10.3.3.3';
     const made_up = {
       resetRequestId: 'a',
       exchangeId: 'b',
@@ -397,7 +390,7 @@ describe('POST /api/cidaas-webhook/password-reset-set-new', () => {
     };
     const answers = [];
     for (let attempt = 0; attempt < 21; attempt += 1) {
-      answers.push(await post('password-reset-set-new', made_up, {}, address));
+      answers.push(await post('password-reset-set-new', made_up, {}, ip));
     }
     expect(answers.slice(0, 20).every((answer) => answer.statusCode === 400)).toBe(true);
     expect(answers[20]?.statusCode).toBe(429);

@@ -347,6 +347,7 @@ describe('events from the real embedded provider', () => {
   it('arrive with the key and clear the counter on activation', async () => {
     const listening = await startTestServer({ WEBHOOK_API_KEY: API_KEY });
     const address = await listening.app.listen({ host: '127.0.0.1', port: 0 });
+    // A provider of its own, not the run's shared one: its webhook target is this test's server.
     const provider = await startEmbeddedProvider({
       PROVIDER_WEBHOOK_URL: `${address}/api/cidaas-webhook/events`,
       PROVIDER_WEBHOOK_API_KEY: API_KEY,

@@ -6,6 +6,7 @@ import {
   webhookEventSchema,
 } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
+import { noteForLog } from '@concierge/observability';
 import type { FastifyInstance } from 'fastify';
 import { applyAccountLock, liftAccountLock } from '../../accounts/account-locks';
 import type { ServerConfig } from '../../config';
@@ -14,7 +15,6 @@ import { applyWebhookEvent } from '../../failed-logins/apply-webhook-event';
 import { counterEventOf, UNRESOLVED } from '../../failed-logins/counter-event';
 import { isSameSecret } from '../../http/api-key';
 import { parseInput } from '../../http/parse-input';
-import { noteForLog } from '../../observability/logging';
 import type { ServerMetrics } from '../../observability/metrics';
 import type { ProviderClient } from '../../provider-client/provider-client';
 import type { TenantRegistry } from '../../tenants/tenant-registry';

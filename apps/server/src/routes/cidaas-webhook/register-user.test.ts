@@ -10,6 +10,7 @@ import {
   STRONG_PASSWORD,
   uniqueEmail,
 } from '../../test-support/account-fixtures';
+import { startAtAFullHour } from '../../test-support/clock';
 import { providerUserOf } from '../../test-support/provider-users';
 import { startTestServer } from '../../test-support/test-server';
 
@@ -388,6 +389,7 @@ describe('POST /api/cidaas-webhook/register-user', () => {
     });
 
     it('limits attempts per e-mail address', async () => {
+      startAtAFullHour();
       const email = uniqueEmail();
       const statuses: number[] = [];
       for (let attempt = 0; attempt < 11; attempt += 1) {
@@ -407,6 +409,7 @@ describe('POST /api/cidaas-webhook/register-user', () => {
     });
 
     it('limits how often one code can tell that an address is registered', async () => {
+      startAtAFullHour();
       const code = await insertCode(server.db);
       const registered = async () => {
         const email = uniqueEmail('registered');
@@ -437,6 +440,7 @@ describe('POST /api/cidaas-webhook/register-user', () => {
     });
 
     it('limits attempts per client address', async () => {
+      startAtAFullHour();
       const ip = nextIp();
       const statuses: number[] = [];
       for (let attempt = 0; attempt < 31; attempt += 1) {

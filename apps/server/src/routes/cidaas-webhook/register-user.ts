@@ -1,9 +1,9 @@
 import { ok, PORTAL_API_PREFIX, pickLanguage } from '@concierge/contracts';
+import { noteForLog } from '@concierge/observability';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../http/errors';
 import { portalRequestGuard } from '../../http/portal-request-guard';
 import { consumeRateLimit } from '../../http/rate-limit';
-import { noteForLog } from '../../observability/logging';
 import { parseRegisterBody } from '../../registration/register-body';
 import { type RegisterUserDeps, registerUser } from '../../registration/register-user';
 

@@ -8,9 +8,10 @@ export interface MetricsServer {
 }
 
 /**
- * `GET /metrics` on a port of its own (METRICS_PORT; docs/operations.md, "Metrics"): Prometheus
- * scrapes it from inside the network, the public port has no /metrics at all, and this port answers
- * nothing else. Bound to METRICS_HOST, 127.0.0.1 unless configured.
+ * `GET /metrics` on a port of its own (the server's METRICS_PORT, the provider's
+ * PROVIDER_METRICS_PORT; docs/operations.md, "Metrics"): Prometheus scrapes it from inside the
+ * network, the public port has no /metrics at all, and this port answers nothing else. Bound to the
+ * host given (METRICS_HOST, PROVIDER_METRICS_HOST), 127.0.0.1 unless configured.
  */
 export async function startMetricsServer(
   registry: Registry,

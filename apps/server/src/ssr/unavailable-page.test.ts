@@ -1,0 +1,67 @@
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config';
+import { installErrorHandler } from '../http/errors';
+import { loadTenantRegistry } from '../tenants/load-registry';
+import type { PageStateContext } from './page-state';
+import type { PortalBuild } from './portal-bundle';
+import { renderUnavailablePage, wantsPage } from './unavailable-page';
+
+// What pg throws when no PostgreSQL listens: the error handler's "try again later".
+const refused = () =>
+  Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+
+describe('while the database cannot be reached', () => {
+  const app = Fastify();
+  beforeAll(async () => {
+    const config = loadConfig({});
+    const context = {
+      // pageStateFor asks the bundle for the page's texts only; this page has its own.
+      build: { bundle: { messagesFor: () => ({}) } } as unknown as PortalBuild,
+      runtime: config.runtime,
+      registry: await loadTenantRegistry(config.tenantsFile),
+    } as PageStateContext;
+    installErrorHandler(app, {
+      unavailablePage: { wanted: wantsPage, render: (request) => renderUnavailablePage(request, context) },
+    });
+    app.get('/*', async () => {
+      throw refused();
+    });
+    app.post('/*', async () => {
+      throw refused();
+    });
+  });
+  afterAll(() => app.close());
+
+  it('gives a browser a page in the tenant’s brand and its language, asking to try again', async () => {
+    const response = await app.inject({
+      url: '/login?subdomain=it2&requestId=abc',
+      headers: { accept: 'text/html', 'accept-language': 'it-CH,it;q=0.9' },
+    });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('30');
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.body).toContain('<html lang="it">');
+    expect(response.body).toContain('Temporaneamente non disponibile');
+    expect(response.body).toContain('IT2 Liegenschaften');
+    expect(response.body).toContain('href="/login?subdomain=it2&#38;requestId=abc"');
+    expect(response.body).not.toContain('<script');
+  });
+
+  it('keeps the retry link on this site', async () => {
+    const response = await app.inject({ url: '//evil.example/login', headers: { accept: 'text/html' } });
+    expect(response.body).toContain('href="/evil.example/login"');
+  });
+
+  it('answers the API with the envelope', async () => {
+    const response = await app.inject({ method: 'POST', url: '/api/cidaas-webhook/register-user' });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('30');
+    expect(response.json()).toMatchObject({
+      success: false,
+      status: 503,
+      error: { code: 'service_unavailable' },
+    });
+  });
+});

@@ -1,0 +1,4 @@
+export * from './app-metrics';
+export * from './client-error';
+export * from './logging';
+export * from './metrics-server';

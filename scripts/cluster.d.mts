@@ -1,0 +1,45 @@
+import type { ChildProcess } from 'node:child_process';
+import type { EmbeddedPostgres } from './embedded-postgres.mjs';
+import type { Stack, StackPorts } from './stack.mjs';
+
+export interface ClusterPorts extends StackPorts {
+  /** nginx, the portal's address. */
+  balancer: number;
+  /** One per server instance. */
+  instances: number[];
+  /** Each instance's metrics port, in the same order. */
+  metrics: number[];
+}
+
+export interface ClusterInstance {
+  name: string;
+  port: number;
+  /** The instance itself, beside nginx. */
+  url: string;
+  metricsUrl: string;
+  child: ChildProcess | undefined;
+}
+
+export interface Cluster extends Stack {
+  ports: ClusterPorts;
+  instances: ClusterInstance[];
+  balancer: { url: string; configFile: string; accessLog: string };
+  /** The embedded PostgreSQL; undefined when DATABASE_URL named another. */
+  postgres: EmbeddedPostgres | undefined;
+}
+
+export const DEFAULT_CLUSTER_PORTS: ClusterPorts;
+export function freeClusterPorts(count?: number): Promise<ClusterPorts>;
+export function nginxConfig(values: { runDir: string; listen: string; instances: string[] }): string;
+export function startCluster(options?: {
+  ports?: ClusterPorts;
+  dataDir?: string;
+  env?: Record<string, string>;
+  quiet?: boolean;
+  extraProviderClients?: Record<string, unknown>[];
+  throwAwayData?: boolean;
+  /** Start the embedded PostgreSQL even when DATABASE_URL is set (a test that stops it). */
+  embeddedDatabase?: boolean;
+  /** SHUTDOWN_DRAIN_SECONDS of the instances (default 2). */
+  drainSeconds?: number;
+}): Promise<Cluster>;

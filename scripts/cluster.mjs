@@ -1,0 +1,173 @@
+// Runs the product as production does: several server instances behind nginx on one PostgreSQL,
+// with the embedded provider, the mail catcher and the demo relying party beside them, as `npm start`
+// runs them (the same pieces, scripts/stack.mjs). Used by `npm run cluster` (fixed ports), by the
+// browser tests with E2E_CLUSTER=1 and by the cluster tests (free ports, throw-away data).
+// docs/operations.md, "Behind a load balancer".
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildNodeApps } from './build-node-apps.mjs';
+import {
+  DEFAULT_PORTS,
+  freePort,
+  freePorts,
+  launch,
+  mailCatcherProcess,
+  nodeApp,
+  prepareRun,
+  propertyPortalProcess,
+  providerProcess,
+  urlsFor,
+} from './stack.mjs';
+
+const TEMPLATE = fileURLToPath(new URL('nginx/cluster.conf.template', import.meta.url));
+const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
+/** The address nginx and the instances listen on, and the one the instances see nginx come from. */
+const LOOPBACK = '127.0.0.1';
+
+/** `npm run cluster`: the balancer where `npm start` has the server, the instances beside it. */
+export const DEFAULT_CLUSTER_PORTS = {
+  ...DEFAULT_PORTS,
+  /** nginx: the portal's address. */
+  balancer: DEFAULT_PORTS.server,
+  instances: [8090, 8091, 8092],
+  /** Each instance's Prometheus port (METRICS_PORT). */
+  metrics: [9464, 9465, 9466],
+};
+
+/** Free loopback ports for a cluster of `count` instances. */
+export async function freeClusterPorts(count = 3) {
+  const ports = await freePorts();
+  const instances = [];
+  const metrics = [];
+  for (let index = 0; index < count; index += 1) {
+    instances.push(await freePort());
+    metrics.push(await freePort());
+  }
+  return { ...ports, balancer: ports.server, instances, metrics };
+}
+
+/**
+ * The nginx configuration of the template for this run: its directory, where nginx listens and
+ * where the instances are. A template line with {{instance}} is written once per instance.
+ * @param {{ runDir: string, listen: string, instances: string[] }} values
+ */
+export function nginxConfig({ runDir, listen, instances }) {
+  const lines = readFileSync(TEMPLATE, 'utf8')
+    .split('\n')
+    .flatMap((line) =>
+      line.includes('{{instance}}')
+        ? instances.map((instance) => line.replaceAll('{{instance}}', instance))
+        : [line],
+    );
+  return lines.join('\n').replaceAll('{{run_dir}}', runDir).replaceAll('{{listen}}', listen);
+}
+
+/**
+ * Starts the cluster: PostgreSQL (embedded unless DATABASE_URL is given, or always with
+ * `embeddedDatabase`), the mail catcher, the embedded provider, the server instances (TRUST_PROXY set
+ * to nginx's address, each with a metrics port) and the demo relying party; then nginx in front of
+ * the instances. The provider and the instances know the portal as nginx's address, so the hosted
+ * login pages, the webhooks and the failed-login counter all go through it.
+ * @param {{ ports?: typeof DEFAULT_CLUSTER_PORTS, dataDir?: string, env?: Record<string, string>,
+ *   quiet?: boolean, extraProviderClients?: Record<string, unknown>[], throwAwayData?: boolean,
+ *   embeddedDatabase?: boolean, drainSeconds?: number }} options
+ */
+export async function startCluster(options = {}) {
+  if (!existsSync(NGINX)) {
+    throw new Error(
+      `nginx is needed at ${NGINX} for the cluster: install it ("sudo apt-get install -y nginx") or set NGINX_PATH.`,
+    );
+  }
+  await buildNodeApps({ ifStale: true, quiet: options.quiet });
+  const ports = options.ports ?? DEFAULT_CLUSTER_PORTS;
+  const urls = urlsFor(ports, ports.balancer);
+  const run = await prepareRun(options, urls, ports);
+  const instances = ports.instances.map((port, index) => ({
+    name: `server-${index + 1}`,
+    port,
+    url: `http://${LOOPBACK}:${port}`,
+    metricsUrl: `http://${LOOPBACK}:${ports.metrics[index]}/metrics`,
+  }));
+  const backends = launch(
+    [
+      mailCatcherProcess(ports, urls),
+      providerProcess(ports, urls),
+      ...instances.map((instance, index) => ({
+        name: instance.name,
+        ...nodeApp('server'),
+        env: {
+          // The client address comes from nginx's X-Forwarded-For, and only from nginx.
+          TRUST_PROXY: LOOPBACK,
+          SHUTDOWN_DRAIN_SECONDS: String(options.drainSeconds ?? 2),
+          ...options.env,
+          PORT: String(instance.port),
+          METRICS_PORT: String(ports.metrics[index]),
+        },
+        ready: `${instance.url}/readyz`,
+      })),
+      propertyPortalProcess(ports, urls),
+    ],
+    run.env,
+    options,
+  );
+  // nginx's own directory: configuration, pid, access log and temporary files, removed on stop.
+  const runDir = mkdtempSync(join(tmpdir(), 'concierge-nginx-'));
+  // As root, nginx's workers run as another user, who must reach the temporary paths in here.
+  chmodSync(runDir, 0o755);
+  const configFile = join(runDir, 'nginx.conf');
+  writeFileSync(
+    configFile,
+    nginxConfig({
+      runDir,
+      listen: `${LOOPBACK}:${ports.balancer}`,
+      instances: instances.map((instance) => `${LOOPBACK}:${instance.port}`),
+    }),
+  );
+  /** @type {ReturnType<typeof launch> | undefined} */
+  let balancer;
+  const stop = async () => {
+    // nginx first, so that nothing new reaches the instances while they stop.
+    await balancer?.stop();
+    await backends.stop();
+    await run.postgres?.stop();
+    rmSync(runDir, { recursive: true, force: true });
+  };
+  try {
+    await backends.ready;
+    // Only once the instances answer: connections refused while they start would mark them down.
+    balancer = launch(
+      [
+        {
+          name: 'nginx',
+          command: NGINX,
+          args: ['-p', runDir, '-c', configFile, '-e', 'stderr'],
+          env: {},
+          ready: `${urls.portal}/healthz`,
+        },
+      ],
+      run.env,
+      options,
+    );
+    await balancer.ready;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    urls,
+    ports,
+    stop,
+    children: [...backends.children, ...balancer.children],
+    database: run.env.DATABASE_URL,
+    /** Each server instance: its own address (beside nginx), its metrics and its process. */
+    instances: instances.map((instance) => ({
+      ...instance,
+      child: backends.children.find((child) => child.name === instance.name)?.child,
+    })),
+    balancer: { url: urls.portal, configFile, accessLog: join(runDir, 'access.log') },
+    /** The embedded PostgreSQL (undefined when DATABASE_URL named another). */
+    postgres: run.postgres,
+  };
+}

@@ -1,0 +1,508 @@
+import { randomUUID } from 'node:crypto';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Cluster, freeClusterPorts, startCluster } from './cluster.mjs';
+
+// The cluster as `npm run cluster` runs it — three server instances behind nginx on one PostgreSQL —
+// on free ports with throw-away data and a PostgreSQL of its own (the outage test stops it). What
+// the instances share, what a stopped instance costs, and what a stopped database looks like, from
+// outside: every request goes to 127.0.0.1. The load and the outage last 10 s each here, so that
+// every `npm test` runs them; CLUSTER_TEST_LOAD_SECONDS and CLUSTER_TEST_OUTAGE_SECONDS make them
+// longer (docs/operations.md gives the figures of 20 s runs).
+const LOAD_SECONDS = Number(process.env.CLUSTER_TEST_LOAD_SECONDS ?? 10);
+const OUTAGE_SECONDS = Number(process.env.CLUSTER_TEST_OUTAGE_SECONDS ?? 10);
+const DRAIN_SECONDS = 1.5;
+
+const ADMIN_TOKEN = 'concierge-dev-admin-token';
+const DEMO = { email: 'demo@concierge.test', clientId: 'property-portal-demo' };
+
+let cluster: Cluster;
+let database: pg.Pool;
+let dataDir: string;
+/** nginx, by address rather than by `localhost`. */
+let balancer: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'concierge-cluster-test-'));
+  // The embedded PostgreSQL may run as another user (as root: `postgres`); it must reach its folder.
+  chmodSync(dataDir, 0o755);
+  cluster = await startCluster({
+    ports: await freeClusterPorts(),
+    dataDir,
+    quiet: !process.env.CLUSTER_TEST_VERBOSE,
+    throwAwayData: true,
+    embeddedDatabase: true,
+    drainSeconds: DRAIN_SECONDS,
+    env: { LOG_LEVEL: 'warn' },
+  });
+  balancer = cluster.urls.portal.replace('localhost', '127.0.0.1');
+  database = new pg.Pool({ connectionString: cluster.database, max: 2 });
+  // Errors of idle connections while PostgreSQL is stopped are expected; queries report their own.
+  database.on('error', () => undefined);
+}, 120_000);
+
+afterAll(async () => {
+  await database?.end();
+  await cluster?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+async function query<Row>(text: string, values: unknown[] = []): Promise<Row[]> {
+  return (await database.query(text, values)).rows as Row[];
+}
+
+async function waitFor<T>(what: string, read: () => Promise<T>, isDone: (value: T) => boolean, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (isDone(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A value of a Prometheus series of one instance, summed over the series that carry `labels`. */
+async function metric(url: string, name: string, labels: Record<string, string>): Promise<number> {
+  const text = await (await fetch(url)).text();
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(`${name}{`) && wanted.every((label) => line.includes(label)))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+}
+
+async function metricPerInstance(name: string, labels: Record<string, string>): Promise<number[]> {
+  return Promise.all(cluster.instances.map((instance) => metric(instance.metricsUrl, name, labels)));
+}
+
+/** The portal's calls: JSON, no Origin (not a browser), through nginx. */
+function portalCall(name: string, body: unknown): Promise<Response> {
+  return fetch(`${balancer}/api/cidaas-webhook/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(20_000),
+  });
+}
+
+async function createCodes(count: number): Promise<Response> {
+  return fetch(`${balancer}/api/admin/codes`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ tenant: 'demo', count }),
+    signal: AbortSignal.timeout(20_000),
+  });
+}
+
+/** Which instance answered each request of the access log whose request line contains `marker`. */
+function upstreamsOf(marker: string): string[] {
+  return readFileSync(cluster.balancer.accessLog, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes(marker))
+    .map((line) => /upstream=(\S+)/.exec(line)?.[1] ?? '');
+}
+
+/** A GET from another loopback address than nginx's own, with headers of our choice. */
+function getFrom(
+  localAddress: string,
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, { localAddress, headers, agent: false }, (incoming) => {
+      let body = '';
+      incoming.setEncoding('utf8');
+      incoming.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+describe('what the instances share in PostgreSQL', () => {
+  it('three failed sign-ins, each counted by another instance, lock the account once', async () => {
+    // One sign-in request of the demo tenant at the provider, as its hosted page has it.
+    const generated = await fetch(`${cluster.urls.provider}/authz-srv/authrequest/authz/generate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_id: DEMO.clientId,
+        redirect_uri: `${cluster.urls.propertyPortal}/callback`,
+        response_type: 'code',
+        scope: 'openid',
+      }),
+    });
+    const requestId = ((await generated.json()) as { data: { requestId: string } }).data.requestId;
+    const counter = async () =>
+      (
+        await query<{ counter: number }>(
+          `select counter from concierge.failed_login_counters where tenant = 'demo' and email = $1`,
+          [DEMO.email],
+        )
+      )[0]?.counter ?? 0;
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      const answer = await fetch(`${cluster.urls.provider}/login-srv/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          username: DEMO.email,
+          password: 'Wrong-Passw0rd!',
+          username_type: 'email',
+          requestId,
+        }),
+        redirect: 'manual',
+      });
+      expect(answer.status).toBe(303);
+      // The provider's LOGIN_FAILURE webhook goes to the portal's address, nginx, which hands the
+      // three of them to the instances in turn; nothing else goes through nginx meanwhile.
+      await waitFor(`the counter after failure ${attempt}`, counter, (value) => value === attempt);
+    }
+    const lock = await waitFor(
+      'the lock',
+      () =>
+        query<{ state: string }>('select state from concierge.account_locks where email = $1', [DEMO.email]),
+      (rows) => rows[0]?.state === 'locked',
+    );
+    expect(lock).toHaveLength(1);
+    const applied = await metricPerInstance('concierge_webhook_events_total', {
+      eventtype: 'LOGIN_FAILURE',
+      outcome: 'applied',
+    });
+    expect(applied).toEqual([1, 1, 1]);
+    // One status change at the provider, from whichever instance counted the third failure.
+    const lockCalls = await metricPerInstance('concierge_provider_call_duration_seconds_count', {
+      operation: 'set_status',
+    });
+    expect(lockCalls.reduce((sum, calls) => sum + calls, 0)).toBe(1);
+    const [user] = await query<{ status: string }>('select status from provider.users where email = $1', [
+      DEMO.email,
+    ]);
+    expect(user?.status).toBe('DECLINED');
+    // Every instance tells the login page the same.
+    for (const instance of cluster.instances) {
+      const answer = await fetch(
+        `${instance.url}/user-login-failed-counter?subdomain=demo&email=${encodeURIComponent(DEMO.email)}`,
+      );
+      expect(await answer.json()).toEqual([{ counter: 3 }]);
+    }
+    console.log(
+      `failed sign-ins counted per instance: ${applied.join(', ')}; lock calls: ${lockCalls.join(', ')}`,
+    );
+  });
+
+  it('sends each e-mail of the outbox once, though every instance sends from it', async () => {
+    const created = await createCodes(4);
+    expect(created.status).toBe(201);
+    const { codes } = ((await created.json()) as { data: { codes: { code: string }[] } }).data;
+    const emails = codes.map((_code, index) => `cluster-${index}-${randomUUID().slice(0, 8)}@example.ch`);
+    // Four registrations at once through nginx: four activation e-mails due at the same moment, for
+    // three outbox workers polling every 2 s.
+    const registered = await Promise.all(
+      codes.map(({ code }, index) =>
+        portalCall('register-user', {
+          email: emails[index],
+          password: 'Sonnen-Weg7!',
+          registrationcode: code,
+          clientid: DEMO.clientId,
+        }),
+      ),
+    );
+    expect(registered.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    // And a resend for the first: a new link, one more e-mail.
+    expect((await portalCall('resend-account-activation-email', { email: emails[0] })).status).toBe(200);
+    const expected = [2, 1, 1, 1];
+    const mailsTo = async () =>
+      Promise.all(
+        emails.map(async (email) => {
+          const answer = await fetch(`${cluster.urls.mail}/api/messages?to=${encodeURIComponent(email)}`);
+          return ((await answer.json()) as unknown[]).length;
+        }),
+      );
+    await waitFor('the activation e-mails', mailsTo, (counts) =>
+      counts.every((count, i) => count >= expected[i]!),
+    );
+    // One more poll of every worker (every 2 s): a second sending would show now.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(await mailsTo()).toEqual(expected);
+    const rows = await query<{ attempts: number; sent: boolean }>(
+      'select attempts, sent_at is not null as sent from concierge.mail_outbox where recipient = any($1)',
+      [emails],
+    );
+    expect(rows).toHaveLength(5);
+    expect(rows.every((row) => row.sent && row.attempts === 1)).toBe(true);
+  });
+
+  it('counts a rate limit across instances, per client address as nginx saw it', async () => {
+    const email = `limited-${randomUUID().slice(0, 8)}@example.ch`;
+    const url = `${balancer}/user-login-failed-counter?subdomain=demo&email=${encodeURIComponent(email)}`;
+    const statuses: number[] = [];
+    // 20 per e-mail and minute: 21 requests, 7 for each instance, from 127.0.0.2 with a forged
+    // X-Forwarded-For that nginx replaces.
+    for (let index = 0; index < 21; index += 1) {
+      statuses.push((await getFrom('127.0.0.2', url, { 'x-forwarded-for': '203.0.113.9' })).status);
+    }
+    expect(statuses.slice(0, 20).every((status) => status === 200)).toBe(true);
+    expect(statuses[20]).toBe(429);
+    expect(new Set(upstreamsOf(encodeURIComponent(email))).size).toBe(3);
+    const keys = await query<{ key: string; hits: number }>(
+      `select key, hits from concierge.rate_limits where key like 'counter:%' and key not like '%@concierge.test'`,
+    );
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        { key: `counter:email:${email}`, hits: 21 },
+        { key: 'counter:ip:127.0.0.2', hits: 21 },
+      ]),
+    );
+    expect(keys.some((row) => row.key.includes('203.0.113.9'))).toBe(false);
+  });
+});
+
+interface Probe {
+  at: number;
+  kind: 'page' | 'page without database' | 'write' | 'readiness';
+  status: number;
+  ms: number;
+  body: string;
+  headers: Headers | undefined;
+}
+
+describe(`PostgreSQL stopped for ${OUTAGE_SECONDS} s`, () => {
+  it('answers "try again later" meanwhile, loses nothing acknowledged and recovers by itself', async () => {
+    const postgres = cluster.postgres;
+    if (!postgres) throw new Error('the cluster test needs the embedded PostgreSQL');
+    const probes: Probe[] = [];
+    const acknowledged: string[] = [];
+    let isProbing = true;
+    const probe = async (kind: Probe['kind'], send: () => Promise<Response>) => {
+      const started = Date.now();
+      try {
+        const answer = await send();
+        const body = await answer.text();
+        probes.push({
+          at: started,
+          kind,
+          status: answer.status,
+          ms: Date.now() - started,
+          body,
+          headers: answer.headers,
+        });
+        if (kind === 'write' && answer.status === 201) {
+          acknowledged.push(
+            ...(JSON.parse(body) as { data: { codes: { code: string }[] } }).data.codes.map(
+              (row) => row.code,
+            ),
+          );
+        }
+      } catch (error) {
+        probes.push({
+          at: started,
+          kind,
+          status: 0,
+          ms: Date.now() - started,
+          body: String(error),
+          headers: undefined,
+        });
+      }
+    };
+    // A page that needs the database (a sign-in request id not seen before, whose tenant the server
+    // notes), in R5's brand and in French; one that does not; a write (a registration code); the
+    // balancer's readiness.
+    const loop = (async () => {
+      while (isProbing) {
+        await Promise.all([
+          probe('page', () =>
+            fetch(`${balancer}/login?subdomain=r5&requestId=${randomUUID()}`, {
+              headers: { accept: 'text/html', 'accept-language': 'fr-CH' },
+              signal: AbortSignal.timeout(20_000),
+            }),
+          ),
+          probe('page without database', () =>
+            fetch(`${balancer}/login?subdomain=r5`, {
+              headers: { accept: 'text/html', 'accept-language': 'fr-CH' },
+              signal: AbortSignal.timeout(20_000),
+            }),
+          ),
+          probe('write', () => createCodes(1)),
+          probe('readiness', () => fetch(`${balancer}/readyz`, { signal: AbortSignal.timeout(20_000) })),
+        ]);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const stoppedAt = Date.now();
+    let restartedAt = 0;
+    try {
+      await postgres.stopServer();
+      await new Promise((resolve) => setTimeout(resolve, OUTAGE_SECONDS * 1000));
+    } finally {
+      await postgres.startServer();
+      restartedAt = Date.now();
+    }
+    // Each instance by itself, and a write through nginx.
+    const allReadyAt = await Promise.all(
+      cluster.instances.map(async (instance) => {
+        await waitFor(
+          `${instance.name} ready again`,
+          async () => (await fetch(`${instance.url}/readyz`)).status,
+          (status) => status === 200,
+          30_000,
+        );
+        return Date.now();
+      }),
+    );
+    await waitFor(
+      'a write through nginx',
+      async () =>
+        probes.filter((row) => row.kind === 'write' && row.at > restartedAt && row.status === 201).length,
+      (count) => count > 0,
+      30_000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    isProbing = false;
+    await loop;
+
+    // During the outage (its first half second aside, while the stop takes effect) every answer is 503.
+    const during = probes.filter((row) => row.at > stoppedAt + 500 && row.at + row.ms < restartedAt);
+    const pages = during.filter((row) => row.kind === 'page');
+    const writes = during.filter((row) => row.kind === 'write');
+    expect(pages.length).toBeGreaterThan(5);
+    expect(writes.length).toBeGreaterThan(5);
+    for (const page of pages) {
+      expect(page.status).toBe(503);
+      expect(page.headers?.get('content-type')).toContain('text/html');
+      expect(page.headers?.get('retry-after')).toBe('30');
+      expect(page.body).toContain('<html lang="fr">');
+      expect(page.body).toContain('Temporairement indisponible');
+      expect(page.body).toContain('R5 Immobilien');
+    }
+    for (const write of writes) {
+      expect(write.status).toBe(503);
+      expect(JSON.parse(write.body)).toMatchObject({
+        success: false,
+        status: 503,
+        error: { code: 'service_unavailable' },
+      });
+    }
+    expect(during.filter((row) => row.kind === 'readiness').every((row) => row.status === 503)).toBe(true);
+    const withoutDatabase = during.filter((row) => row.kind === 'page without database');
+    expect(withoutDatabase.length).toBeGreaterThan(5);
+    expect(withoutDatabase.every((row) => row.status === 200)).toBe(true);
+    // Throughout: an answer or "try again later", never a failure of another kind, never a hang.
+    expect(probes.filter((row) => ![200, 201, 503].includes(row.status))).toEqual([]);
+    const slowest = Math.max(...probes.map((row) => row.ms));
+    expect(slowest).toBeLessThan(5000);
+    // Every code that was acknowledged is there.
+    const stored = await query<{ code: string }>(
+      'select code from concierge.registration_codes where code = any($1)',
+      [acknowledged],
+    );
+    expect(stored).toHaveLength(acknowledged.length);
+    // Nobody had to restart an instance (nor the provider).
+    for (const { name, child } of cluster.children)
+      expect({ name, exitCode: child.exitCode }).toEqual({ name, exitCode: null });
+    const firstWriteAfter = probes.find(
+      (row) => row.kind === 'write' && row.at > restartedAt && row.status === 201,
+    );
+    console.log(
+      `PostgreSQL stopped ${((restartedAt - stoppedAt) / 1000).toFixed(1)} s: ${during.length} answers meanwhile: ` +
+        `503 to ${pages.length} pages needing it, ${writes.length} writes and every readiness check, ` +
+        `200 to ${withoutDatabase.length} pages without; slowest answer ${slowest} ms; ` +
+        `instances ready ${allReadyAt.map((at) => at - restartedAt).join(', ')} ms after the restart, ` +
+        `first write ${(firstWriteAfter?.at ?? 0) + (firstWriteAfter?.ms ?? 0) - restartedAt} ms after; ` +
+        `${acknowledged.length} codes acknowledged, ${stored.length} stored`,
+    );
+  }, 120_000);
+});
+
+describe(`an instance stopped (SIGTERM) during ${LOAD_SECONDS} s of load through nginx`, () => {
+  it('fails no request, and says "not ready" before it stops taking traffic', async () => {
+    const victim = cluster.instances[1]!;
+    const child = victim.child!;
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const results = { sent: 0, failed: [] as string[] };
+    let isLoading = true;
+    const worker = async (index: number) => {
+      for (let turn = index; isLoading; turn += 1) {
+        const path = turn % 2 === 0 ? '/login?subdomain=demo' : '/readyz';
+        results.sent += 1;
+        try {
+          const answer = await fetch(`${balancer}${path}`, {
+            headers: { accept: 'text/html' },
+            signal: AbortSignal.timeout(10_000),
+          });
+          await answer.arrayBuffer();
+          if (answer.status !== 200) results.failed.push(`${path}: ${answer.status}`);
+        } catch (error) {
+          results.failed.push(`${path}: ${String(error)}`);
+        }
+      }
+    };
+    // The instance seen directly: when its readiness turns, that it still answers pages then, and
+    // when it stops listening.
+    const seen = { notReadyAt: 0, answeredWhileDraining: 0, refusedAt: 0 };
+    let sigtermAt = 0;
+    const watchReadiness = (async () => {
+      while (!seen.refusedAt) {
+        try {
+          const ready = await fetch(`${victim.url}/readyz`, { signal: AbortSignal.timeout(2000) });
+          if (ready.status === 503 && !seen.notReadyAt) seen.notReadyAt = Date.now();
+        } catch {
+          if (sigtermAt) seen.refusedAt = Date.now();
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    const watchPages = (async () => {
+      while (!seen.refusedAt) {
+        try {
+          const page = await fetch(`${victim.url}/login?subdomain=demo`, {
+            signal: AbortSignal.timeout(2000),
+          });
+          await page.arrayBuffer();
+          if (seen.notReadyAt && page.status === 200) seen.answeredWhileDraining += 1;
+        } catch {
+          // stopped listening: the readiness watch notes when
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    const workers = Array.from({ length: 4 }, (_unused, index) => worker(index));
+    await new Promise((resolve) => setTimeout(resolve, LOAD_SECONDS * 300));
+    sigtermAt = Date.now();
+    child.kill('SIGTERM');
+    const exitCode = await exited;
+    const exitedAt = Date.now();
+    await Promise.all([watchReadiness, watchPages]);
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, sigtermAt + LOAD_SECONDS * 700 - Date.now())),
+    );
+    isLoading = false;
+    await Promise.all(workers);
+
+    expect(exitCode).toBe(0);
+    expect(results.failed).toEqual([]);
+    expect(seen.notReadyAt).toBeGreaterThan(0);
+    expect(seen.notReadyAt - sigtermAt).toBeLessThan(1000);
+    expect(seen.notReadyAt).toBeLessThan(seen.refusedAt);
+    expect(seen.answeredWhileDraining).toBeGreaterThan(0);
+    expect(seen.refusedAt - sigtermAt).toBeGreaterThanOrEqual(DRAIN_SECONDS * 1000);
+    const perInstance = cluster.instances.map(
+      (instance) =>
+        upstreamsOf('/login?subdomain=demo ').filter((address) => address.endsWith(`:${instance.port}`))
+          .length,
+    );
+    console.log(
+      `SIGTERM under load: ${results.sent} requests through nginx, ${results.failed.length} failed; ` +
+        `not ready after ${seen.notReadyAt - sigtermAt} ms, ${seen.answeredWhileDraining} pages answered while draining, ` +
+        `listening stopped after ${seen.refusedAt - sigtermAt} ms, exited (code ${exitCode}) after ${exitedAt - sigtermAt} ms; ` +
+        `pages per instance: ${perInstance.join(', ')}`,
+    );
+  }, 120_000);
+});
