@@ -72,6 +72,8 @@ export function waitUntilReady(
   app: { name: string; ready: string },
   child: ChildProcess,
   timeoutMs?: number,
+  /** The end of what the process printed, for the error when it exits while starting. */
+  output?: () => string,
 ): Promise<void>;
 export function freePort(): Promise<number>;
 export function freePorts(): Promise<StackPorts>;

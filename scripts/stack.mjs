@@ -229,6 +229,9 @@ export function propertyPortalProcess(ports, urls) {
   };
 }
 
+/** How much of a process's output is kept for the error that says why it did not start. */
+const OUTPUT_KEPT_CHARACTERS = 4000;
+
 /**
  * Starts processes, each with the shared environment and its own on top, its output prefixed with
  * its name (or dropped when `quiet`). `ready` settles when every one answers its ready URL; `stop`
@@ -245,15 +248,21 @@ export function launch(processes, sharedEnv, options = {}) {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const prefix = `[${spec.name}] `;
+    // The end of what it printed, also when quiet: it says why a process that failed to start did.
+    let tail = '';
     const forward = (/** @type {NodeJS.WritableStream} */ target) => (/** @type {Buffer} */ chunk) => {
+      tail = (tail + chunk.toString()).slice(-OUTPUT_KEPT_CHARACTERS);
       if (options.quiet) return;
       for (const line of chunk.toString().split('\n')) if (line) target.write(`${prefix}${line}\n`);
     };
     child.stdout.on('data', forward(process.stdout));
     child.stderr.on('data', forward(process.stderr));
-    return { spec, child, exited: new Promise((resolve) => child.once('exit', resolve)) };
+    const output = () => tail;
+    return { spec, child, output, exited: new Promise((resolve) => child.once('exit', resolve)) };
   });
-  const ready = Promise.all(children.map(({ spec, child }) => waitUntilReady(spec, child)));
+  const ready = Promise.all(
+    children.map(({ spec, child, output }) => waitUntilReady(spec, child, undefined, output)),
+  );
   // A failed start is reported through `ready` by whoever awaits it.
   ready.catch(() => undefined);
   return {
@@ -280,12 +289,18 @@ async function stopProcess(child, exited) {
 /**
  * @param {{ name: string, ready: string }} app
  * @param {import('node:child_process').ChildProcess} child
+ * @param {number} [timeoutMs]
+ * @param {() => string} [output] the end of what the process printed, for the error when it exits
  */
-export async function waitUntilReady(app, child, timeoutMs = 90_000) {
+export async function waitUntilReady(app, child, timeoutMs = 90_000, output = () => '') {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`${app.name} exited with code ${child.exitCode} while starting`);
+    if (child.exitCode !== null) {
+      const printed = output().trim();
+      throw new Error(
+        `${app.name} exited with code ${child.exitCode} while starting${printed ? `; it printed:\n${printed}` : ''}`,
+      );
+    }
     try {
       const response = await fetch(app.ready, { signal: AbortSignal.timeout(2000) });
       if (response.ok) return;

@@ -118,23 +118,35 @@ export function poolStatsOf(db: object): PoolStats | undefined {
 }
 
 /**
- * A database of its own for one test file: a fresh schema on the PostgreSQL server of DATABASE_URL
- * (the embedded one the test run's global setup started, or CI's), dropped again on close.
+ * A database of its own for one test file, on the PostgreSQL server of DATABASE_URL (the embedded
+ * one the test run's global setup started, or CI's), with the schema in it; dropped again on close.
+ * A database, not only a schema in a shared one: the migrator lists the tables of every schema of
+ * its database, and that listing fails ("schema … does not exist") when another file drops its
+ * schema meanwhile. Databases keep their catalogs apart.
  */
 export async function openTestDatabase<DB>(
   schemaPrefix: string,
   migrations: Record<string, Migration>,
 ): Promise<Database<DB>> {
-  const { url } = databaseLocationFromEnv();
+  const database = await createThrowAwayDatabase(databaseLocationFromEnv().url, 'test');
   const schema = `${schemaPrefix}_t${randomBytes(4).toString('hex')}`;
-  const opened = await openDatabase<DB>({ location: { kind: 'postgres', url }, schema, migrations });
-  return {
-    ...opened,
-    async close() {
-      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(opened.db);
-      await opened.close();
-    },
-  };
+  try {
+    const opened = await openDatabase<DB>({
+      location: { kind: 'postgres', url: database.url },
+      schema,
+      migrations,
+    });
+    return {
+      ...opened,
+      async close() {
+        await opened.close();
+        await database.drop();
+      },
+    };
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
 }
 
 /** The PostgreSQL server of DATABASE_URL; `npm start` and `npm test` set it for the embedded one. */
