@@ -32,8 +32,9 @@ const TEXTS: Record<Language, UnavailableTexts> = {
   it: {
     title: 'Temporaneamente non disponibile',
     message:
-      'Il portale non è raggiungibile in questo momento. La preghiamo di riprovare tra qualche minuto. I suoi dati non sono interessati.',
-    retry: 'Riprova',
+      'Il portale non è raggiungibile in questo momento. Riprovate tra qualche minuto. I vostri dati non sono interessati.',
+    // As the portal's buttons: the infinitive (docs/glossary.md).
+    retry: 'Riprovare',
   },
 };
 
