@@ -125,6 +125,13 @@ export const BUDGETS = [
     actual: (r) => r.stack.pageSpeed.page.tbtMs,
   },
   {
+    name: '/login calls to another origin (the provider) while loading',
+    kind: 'max',
+    limit: 0,
+    unit: 'count',
+    actual: (r) => r.stack.pageSpeed.page.otherOrigins,
+  },
+  {
     name: '/login JavaScript transferred',
     kind: 'max',
     limit: 100 * KiB,

@@ -124,7 +124,7 @@ export function printReport(results, verdicts) {
   );
   console.log(
     table([
-      ['page', 'LCP', 'TBT', 'JS', 'CSS', 'requests'],
+      ['page', 'LCP', 'TBT', 'JS', 'CSS', 'requests', 'to other origins'],
       [
         '/login',
         format(pageSpeed.page.lcpMs, 'ms'),
@@ -132,8 +132,9 @@ export function printReport(results, verdicts) {
         format(pageSpeed.page.scriptBytes, 'bytes'),
         format(pageSpeed.page.stylesheetBytes, 'bytes'),
         String(pageSpeed.page.requests),
+        String(pageSpeed.page.otherOrigins),
       ],
-      ['floor (same HTML, no scripts, gzip)', format(pageSpeed.floor.lcpMs, 'ms'), '', '', '', ''],
+      ['floor (same HTML, no scripts, gzip)', format(pageSpeed.floor.lcpMs, 'ms'), '', '', '', '', ''],
     ]),
   );
 

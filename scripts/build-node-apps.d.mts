@@ -14,6 +14,8 @@ export const NODE_APPS: NodeApp[];
 export function nodeArguments(name: string): string[];
 /** The apps whose bundles are missing or older than a source they may contain. */
 export function staleNodeApps(names?: string[]): string[];
+/** The newest modification time under a path, node_modules and dist left out. */
+export function newestMtime(path: string): number;
 /** Builds the named apps (default: all), or only the stale ones among them; gives back the names built. */
 export function buildNodeApps(options?: {
   apps?: string[];

@@ -92,8 +92,11 @@ export function nodeArguments(name) {
   return [...app.nodeOptions, join(root, app.entries[0].output)];
 }
 
-/** @param {string} path */
-function newestMtime(path) {
+/**
+ * The newest modification time under a path (node_modules and dist left out): what is stale is older.
+ * @param {string} path
+ */
+export function newestMtime(path) {
   if (!existsSync(path)) return 0;
   const stats = statSync(path);
   if (!stats.isDirectory()) return stats.mtimeMs;

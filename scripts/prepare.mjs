@@ -2,27 +2,16 @@
 // older than the lock file, builds the browser bundles when their sources are newer, and compiles
 // the Node apps (scripts/build-node-apps.mjs) when theirs are.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { staleNodeApps } from './build-node-apps.mjs';
+import { newestMtime, staleNodeApps } from './build-node-apps.mjs';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 export function run(command, args, options = {}) {
   execFileSync(command, args, { cwd: root, stdio: 'inherit', ...options });
-}
-
-function newestMtime(path) {
-  if (!existsSync(path)) return 0;
-  const stats = statSync(path);
-  if (!stats.isDirectory()) return stats.mtimeMs;
-  return readdirSync(path).reduce(
-    (newest, name) =>
-      name === 'node_modules' || name === 'dist' ? newest : Math.max(newest, newestMtime(join(path, name))),
-    stats.mtimeMs,
-  );
 }
 
 export function ensureInstalled() {
