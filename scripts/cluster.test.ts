@@ -75,6 +75,26 @@ async function metric(url: string, name: string, labels: Record<string, string>)
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
 }
 
+/**
+ * The processes of the cluster that have ended, each with the end of what it printed: a test that
+ * finds one gone says why (quiet as the cluster runs here, the output is kept all the same).
+ */
+function endedProcesses(): {
+  name: string;
+  exitCode: number | null;
+  signal: string | null;
+  output: string;
+}[] {
+  return cluster.children
+    .filter(({ child }) => child.exitCode !== null || child.signalCode !== null)
+    .map(({ name, child, output }) => ({
+      name,
+      exitCode: child.exitCode,
+      signal: child.signalCode,
+      output: output(),
+    }));
+}
+
 async function metricPerInstance(name: string, labels: Record<string, string>): Promise<number[]> {
   return Promise.all(cluster.instances.map((instance) => metric(instance.metricsUrl, name, labels)));
 }
@@ -273,159 +293,156 @@ interface Probe {
   headers: Headers | undefined;
 }
 
-// Quarantined, not gone: in about one full `npm test` of four (never alone) an instance no longer
-// answers after the database comes back, and the cause is not found yet (issue "Run it as
-// production does", closing note of session 4). CLUSTER_OUTAGE_TESTS=1 runs it; the skip is named.
-describe.skipIf(!process.env.CLUSTER_OUTAGE_TESTS)(
-  `PostgreSQL stopped for ${OUTAGE_SECONDS} s (CLUSTER_OUTAGE_TESTS=1)`,
-  () => {
-    it('answers "try again later" meanwhile, loses nothing acknowledged and recovers by itself', async () => {
-      const postgres = cluster.postgres;
-      if (!postgres) throw new Error('the cluster test needs the embedded PostgreSQL');
-      const probes: Probe[] = [];
-      const acknowledged: string[] = [];
-      let isProbing = true;
-      const probe = async (kind: Probe['kind'], send: () => Promise<Response>) => {
-        const started = Date.now();
-        try {
-          const answer = await send();
-          const body = await answer.text();
-          probes.push({
-            at: started,
-            kind,
-            status: answer.status,
-            ms: Date.now() - started,
-            body,
-            headers: answer.headers,
-          });
-          if (kind === 'write' && answer.status === 201) {
-            acknowledged.push(
-              ...(JSON.parse(body) as { data: { codes: { code: string }[] } }).data.codes.map(
-                (row) => row.code,
-              ),
-            );
-          }
-        } catch (error) {
-          probes.push({
-            at: started,
-            kind,
-            status: 0,
-            ms: Date.now() - started,
-            body: String(error),
-            headers: undefined,
-          });
-        }
-      };
-      // A page that needs the database (a sign-in request id not seen before, whose tenant the server
-      // notes), in R5's brand and in French; one that does not; a write (a registration code); the
-      // balancer's readiness.
-      const loop = (async () => {
-        while (isProbing) {
-          await Promise.all([
-            probe('page', () =>
-              fetch(`${balancer}/login?subdomain=r5&requestId=${randomUUID()}`, {
-                headers: { accept: 'text/html', 'accept-language': 'fr-CH' },
-                signal: AbortSignal.timeout(20_000),
-              }),
-            ),
-            probe('page without database', () =>
-              fetch(`${balancer}/login?subdomain=r5`, {
-                headers: { accept: 'text/html', 'accept-language': 'fr-CH' },
-                signal: AbortSignal.timeout(20_000),
-              }),
-            ),
-            probe('write', () => createCodes(1)),
-            probe('readiness', () => fetch(`${balancer}/readyz`, { signal: AbortSignal.timeout(20_000) })),
-          ]);
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      })();
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      const stoppedAt = Date.now();
-      let restartedAt = 0;
+describe(`PostgreSQL stopped for ${OUTAGE_SECONDS} s`, () => {
+  it('answers "try again later" meanwhile, loses nothing acknowledged and recovers by itself', async () => {
+    const postgres = cluster.postgres;
+    if (!postgres) throw new Error('the cluster test needs the embedded PostgreSQL');
+    const probes: Probe[] = [];
+    const acknowledged: string[] = [];
+    let isProbing = true;
+    const probe = async (kind: Probe['kind'], send: () => Promise<Response>) => {
+      const started = Date.now();
       try {
-        await postgres.stopServer();
-        await new Promise((resolve) => setTimeout(resolve, OUTAGE_SECONDS * 1000));
-      } finally {
-        await postgres.startServer();
-        restartedAt = Date.now();
-      }
-      // Each instance by itself, and a write through nginx.
-      const allReadyAt = await Promise.all(
-        cluster.instances.map(async (instance) => {
-          await waitFor(
-            `${instance.name} ready again`,
-            async () => (await fetch(`${instance.url}/readyz`)).status,
-            (status) => status === 200,
-            30_000,
+        const answer = await send();
+        const body = await answer.text();
+        probes.push({
+          at: started,
+          kind,
+          status: answer.status,
+          ms: Date.now() - started,
+          body,
+          headers: answer.headers,
+        });
+        if (kind === 'write' && answer.status === 201) {
+          acknowledged.push(
+            ...(JSON.parse(body) as { data: { codes: { code: string }[] } }).data.codes.map(
+              (row) => row.code,
+            ),
           );
-          return Date.now();
-        }),
-      );
-      await waitFor(
-        'a write through nginx',
-        async () =>
-          probes.filter((row) => row.kind === 'write' && row.at > restartedAt && row.status === 201).length,
-        (count) => count > 0,
-        30_000,
-      );
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      isProbing = false;
-      await loop;
-
-      // During the outage (its first half second aside, while the stop takes effect) every answer is 503.
-      const during = probes.filter((row) => row.at > stoppedAt + 500 && row.at + row.ms < restartedAt);
-      const pages = during.filter((row) => row.kind === 'page');
-      const writes = during.filter((row) => row.kind === 'write');
-      expect(pages.length).toBeGreaterThan(5);
-      expect(writes.length).toBeGreaterThan(5);
-      for (const page of pages) {
-        expect(page.status).toBe(503);
-        expect(page.headers?.get('content-type')).toContain('text/html');
-        expect(page.headers?.get('retry-after')).toBe('30');
-        expect(page.body).toContain('<html lang="fr">');
-        expect(page.body).toContain('Temporairement indisponible');
-        expect(page.body).toContain('R5 Immobilien');
-      }
-      for (const write of writes) {
-        expect(write.status).toBe(503);
-        expect(JSON.parse(write.body)).toMatchObject({
-          success: false,
-          status: 503,
-          error: { code: 'service_unavailable' },
+        }
+      } catch (error) {
+        probes.push({
+          at: started,
+          kind,
+          status: 0,
+          ms: Date.now() - started,
+          body: String(error),
+          headers: undefined,
         });
       }
-      expect(during.filter((row) => row.kind === 'readiness').every((row) => row.status === 503)).toBe(true);
-      const withoutDatabase = during.filter((row) => row.kind === 'page without database');
-      expect(withoutDatabase.length).toBeGreaterThan(5);
-      expect(withoutDatabase.every((row) => row.status === 200)).toBe(true);
-      // Throughout: an answer or "try again later", never a failure of another kind, never a hang.
-      expect(probes.filter((row) => ![200, 201, 503].includes(row.status))).toEqual([]);
-      const slowest = Math.max(...probes.map((row) => row.ms));
-      expect(slowest).toBeLessThan(5000);
-      // Every code that was acknowledged is there.
-      const stored = await query<{ code: string }>(
-        'select code from concierge.registration_codes where code = any($1)',
-        [acknowledged],
-      );
-      expect(stored).toHaveLength(acknowledged.length);
-      // Nobody had to restart an instance (nor the provider).
-      for (const { name, child } of cluster.children)
-        expect({ name, exitCode: child.exitCode }).toEqual({ name, exitCode: null });
-      const firstWriteAfter = probes.find(
-        (row) => row.kind === 'write' && row.at > restartedAt && row.status === 201,
-      );
-      console.log(
-        `PostgreSQL stopped ${((restartedAt - stoppedAt) / 1000).toFixed(1)} s: ${during.length} answers meanwhile: ` +
-          `503 to ${pages.length} pages needing it, ${writes.length} writes and every readiness check, ` +
-          `200 to ${withoutDatabase.length} pages without; slowest answer ${slowest} ms; ` +
-          `instances ready ${allReadyAt.map((at) => at - restartedAt).join(', ')} ms after the restart, ` +
-          `first write ${(firstWriteAfter?.at ?? 0) + (firstWriteAfter?.ms ?? 0) - restartedAt} ms after; ` +
-          `${acknowledged.length} codes acknowledged, ${stored.length} stored`,
-      );
-    }, 120_000);
-  },
-);
+    };
+    // A page that needs the database (a sign-in request id not seen before, whose tenant the server
+    // notes), in R5's brand and in French; one that does not; a write (a registration code); the
+    // balancer's readiness.
+    const loop = (async () => {
+      while (isProbing) {
+        await Promise.all([
+          probe('page', () =>
+            fetch(`${balancer}/login?subdomain=r5&requestId=${randomUUID()}`, {
+              headers: { accept: 'text/html', 'accept-language': 'fr-CH' },
+              signal: AbortSignal.timeout(20_000),
+            }),
+          ),
+          probe('page without database', () =>
+            fetch(`${balancer}/login?subdomain=r5`, {
+              headers: { accept: 'text/html', 'accept-language': 'fr-CH' },
+              signal: AbortSignal.timeout(20_000),
+            }),
+          ),
+          probe('write', () => createCodes(1)),
+          probe('readiness', () => fetch(`${balancer}/readyz`, { signal: AbortSignal.timeout(20_000) })),
+        ]);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const stoppedAt = Date.now();
+    let restartedAt = 0;
+    try {
+      await postgres.stopServer();
+      await new Promise((resolve) => setTimeout(resolve, OUTAGE_SECONDS * 1000));
+    } finally {
+      await postgres.startServer();
+      restartedAt = Date.now();
+    }
+    // Each instance by itself, and a write through nginx. An instance that ended meanwhile is
+    // reported with what it printed, not as a refused connection.
+    const allReadyAt = await Promise.all(
+      cluster.instances.map(async (instance) => {
+        await waitFor(
+          `${instance.name} ready again`,
+          async () => {
+            expect(endedProcesses()).toEqual([]);
+            return (await fetch(`${instance.url}/readyz`)).status;
+          },
+          (status) => status === 200,
+          30_000,
+        );
+        return Date.now();
+      }),
+    );
+    await waitFor(
+      'a write through nginx',
+      async () =>
+        probes.filter((row) => row.kind === 'write' && row.at > restartedAt && row.status === 201).length,
+      (count) => count > 0,
+      30_000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    isProbing = false;
+    await loop;
+
+    // During the outage (its first half second aside, while the stop takes effect) every answer is 503.
+    const during = probes.filter((row) => row.at > stoppedAt + 500 && row.at + row.ms < restartedAt);
+    const pages = during.filter((row) => row.kind === 'page');
+    const writes = during.filter((row) => row.kind === 'write');
+    expect(pages.length).toBeGreaterThan(5);
+    expect(writes.length).toBeGreaterThan(5);
+    for (const page of pages) {
+      expect(page.status).toBe(503);
+      expect(page.headers?.get('content-type')).toContain('text/html');
+      expect(page.headers?.get('retry-after')).toBe('30');
+      expect(page.body).toContain('<html lang="fr">');
+      expect(page.body).toContain('Temporairement indisponible');
+      expect(page.body).toContain('R5 Immobilien');
+    }
+    for (const write of writes) {
+      expect(write.status).toBe(503);
+      expect(JSON.parse(write.body)).toMatchObject({
+        success: false,
+        status: 503,
+        error: { code: 'service_unavailable' },
+      });
+    }
+    expect(during.filter((row) => row.kind === 'readiness').every((row) => row.status === 503)).toBe(true);
+    const withoutDatabase = during.filter((row) => row.kind === 'page without database');
+    expect(withoutDatabase.length).toBeGreaterThan(5);
+    expect(withoutDatabase.every((row) => row.status === 200)).toBe(true);
+    // Throughout: an answer or "try again later", never a failure of another kind, never a hang.
+    expect(probes.filter((row) => ![200, 201, 503].includes(row.status))).toEqual([]);
+    const slowest = Math.max(...probes.map((row) => row.ms));
+    expect(slowest).toBeLessThan(5000);
+    // Every code that was acknowledged is there.
+    const stored = await query<{ code: string }>(
+      'select code from concierge.registration_codes where code = any($1)',
+      [acknowledged],
+    );
+    expect(stored).toHaveLength(acknowledged.length);
+    // Nobody had to restart an instance (nor the provider).
+    expect(endedProcesses()).toEqual([]);
+    const firstWriteAfter = probes.find(
+      (row) => row.kind === 'write' && row.at > restartedAt && row.status === 201,
+    );
+    console.log(
+      `PostgreSQL stopped ${((restartedAt - stoppedAt) / 1000).toFixed(1)} s: ${during.length} answers meanwhile: ` +
+        `503 to ${pages.length} pages needing it, ${writes.length} writes and every readiness check, ` +
+        `200 to ${withoutDatabase.length} pages without; slowest answer ${slowest} ms; ` +
+        `instances ready ${allReadyAt.map((at) => at - restartedAt).join(', ')} ms after the restart, ` +
+        `first write ${(firstWriteAfter?.at ?? 0) + (firstWriteAfter?.ms ?? 0) - restartedAt} ms after; ` +
+        `${acknowledged.length} codes acknowledged, ${stored.length} stored`,
+    );
+  }, 120_000);
+});
 
 describe(`an instance stopped (SIGTERM) during ${LOAD_SECONDS} s of load through nginx`, () => {
   it('fails no request, and says "not ready" before it stops taking traffic', async () => {

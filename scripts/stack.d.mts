@@ -23,7 +23,7 @@ export interface Stack {
   urls: StackUrls;
   ports: StackPorts;
   stop(): Promise<void>;
-  children: { name: string; child: ChildProcess }[];
+  children: { name: string; child: ChildProcess; output(): string }[];
   /** The PostgreSQL both apps use (DATABASE_URL). */
   database: string;
 }
@@ -39,7 +39,8 @@ export interface StackProcess {
 
 export interface Launched {
   ready: Promise<unknown>;
-  children: { name: string; child: ChildProcess }[];
+  /** Each process, with the end of what it printed (kept also when quiet). */
+  children: { name: string; child: ChildProcess; output(): string }[];
   stop(): Promise<void>;
 }
 

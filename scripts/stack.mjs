@@ -267,7 +267,7 @@ export function launch(processes, sharedEnv, options = {}) {
   ready.catch(() => undefined);
   return {
     ready,
-    children: children.map(({ spec, child }) => ({ name: spec.name, child })),
+    children: children.map(({ spec, child, output }) => ({ name: spec.name, child, output })),
     async stop() {
       await Promise.all(children.map(({ child, exited }) => stopProcess(child, exited)));
     },

@@ -17,8 +17,9 @@ export interface OpenDatabaseOptions {
   schema: string;
   migrations: Record<string, Migration>;
   /**
-   * Told when an idle pooled connection breaks (PostgreSQL restarted, a failover, the network): the
-   * pool drops it and the next query opens a new one, so this is for the log only.
+   * Told when a pooled connection breaks (PostgreSQL restarted, a failover, the network), idle or
+   * checked out: the pool drops it, the query on it fails by itself and the next one opens a new
+   * connection, so this is for the log only.
    */
   onConnectionError?: (error: Error) => void;
 }
@@ -44,8 +45,13 @@ export async function openDatabase<DB>(options: OpenDatabaseOptions): Promise<Da
   const { location, schema, migrations } = options;
   if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid schema name "${schema}"`);
   const pool = createPool(location, schema);
-  // Without a listener, a pooled idle connection that breaks would end the process ('error' event).
-  pool.on('error', (error) => options.onConnectionError?.(error));
+  // pg emits 'error' on a client whose connection breaks, and an 'error' nobody listens to ends the
+  // process. The pool listens on idle clients only; a client that is checked out — a transaction
+  // between two statements, or a query whose answer came just before the socket closed — has no
+  // listener of its own. So every client gets one for its whole life (the query on it fails anyway,
+  // as unavailable), and the pool's re-emission of an idle client's error is already told by it.
+  pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
+  pool.on('error', () => undefined);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   pools.set(db, pool);
   try {
