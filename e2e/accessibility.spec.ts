@@ -348,6 +348,10 @@ test('asks for a password reset by keyboard alone, the focus visible at every st
   await tabTo(page, forgot);
   await page.keyboard.press('Enter');
   await page.waitForURL((url) => url.pathname === '/password-reset-init');
+  // The link is followed inside the page, and the sign-in form stays on screen until the new page's
+  // chunk is there: its submit button would pass for the new one. The new page is there when its
+  // heading has the focus the link had (WCAG 2.4.3; Tab goes on from it).
+  await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
   const submit = page.locator('form button[type="submit"]');
   await expect(submit).toBeEnabled();
 
