@@ -6,6 +6,8 @@ import { extname, join } from 'node:path';
 import { constants, gzipSync } from 'node:zlib';
 
 export const ENTRY = 'src/entry-client.tsx';
+/** The page's one script element, which starts the entry after load (apps/portal/src/start-scripts.ts). */
+export const START = 'src/start-scripts.ts';
 export const LOGIN_PAGE = 'src/pages/Login/index.tsx';
 
 /**
@@ -19,8 +21,8 @@ export function gzipSize(content) {
 }
 
 /**
- * Every file /login loads: the entry and the page, their static imports followed recursively
- * (the server preloads exactly these), and the CSS of every chunk visited. Only the entry has CSS
+ * Every file /login loads: the start script, the entry and the page, their static imports followed
+ * recursively (the server names exactly these to the start script), and the CSS of every chunk visited. Only the entry has CSS
  * today; counting the others too keeps the budget honest if a page ever gets its own stylesheet.
  * @param {Record<string, ManifestChunk>} manifest
  * @returns {string[]} file paths relative to the client build directory
@@ -38,6 +40,7 @@ export function loginFiles(manifest) {
     for (const css of chunk.css ?? []) files.add(css);
     for (const child of chunk.imports ?? []) visit(child);
   };
+  visit(START);
   visit(ENTRY);
   visit(LOGIN_PAGE);
   return [...files];
@@ -66,13 +69,19 @@ export function measureLoginBundle(clientDir) {
 }
 
 /**
- * The /assets/ files a rendered page links (scripts, module preloads, stylesheets). Compared with
- * the manifest walk it shows whether the budget counts what the server really makes browsers load.
+ * The /assets/ files a rendered page links (stylesheets, the start script, and the entry and chunks
+ * it names in data-entry and data-preloads). Compared with the manifest walk it shows whether the
+ * budget counts what the server really makes browsers load.
  * @param {string} html
  * @returns {string[]} paths like assets/entry-client-….js
  */
 export function assetsLinkedFrom(html) {
   const linked = new Set();
-  for (const match of html.matchAll(/(?:src|href)="\/(assets\/[^"?#]+)"/g)) linked.add(match[1]);
+  for (const match of html.matchAll(/(?:src|href|data-entry|data-preloads)="([^"]*)"/g)) {
+    for (const url of match[1].split(' ')) {
+      const asset = /^\/(assets\/[^?#]+)/.exec(url);
+      if (asset) linked.add(asset[1]);
+    }
+  }
   return [...linked];
 }

@@ -16,7 +16,7 @@ import { CHROMIUM, CHROMIUM_ARGS } from './browser-walk.mjs';
 const CHROMIUM_FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
 const FLOOR_PATH = '/floor';
 
-/** The page without what makes it an app: module scripts and their preloads. @param {string} html */
+/** The page without what makes it an app: its module script (and preloads, were there any). @param {string} html */
 export function floorOf(html) {
   return html
     .replace(/<script type="module"[^>]*><\/script>/g, '')

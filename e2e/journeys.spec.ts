@@ -56,6 +56,44 @@ test('Enter on a bookmarked /login before anything else has loaded signs in', as
   await expectSignedIn(page, DEMO_USER.email);
 });
 
+test("the page's scripts start once its logo is there, then it hydrates and keeps what was typed", async ({
+  page,
+}) => {
+  // The logo held back: the page has loaded only once it comes.
+  let releaseLogo: () => void = () => undefined;
+  const logoHeld = new Promise<void>((resolve) => {
+    releaseLogo = resolve;
+  });
+  await page.route(
+    (url) => url.pathname.startsWith('/logo/'),
+    async (route) => {
+      await logoHeld;
+      await route.continue();
+    },
+  );
+  const scriptsAsked: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scriptsAsked.push(new URL(request.url()).pathname);
+  });
+  await page.goto(`${urls.portal}/login?subdomain=demo`, { waitUntil: 'domcontentloaded' });
+  // The start script, a module, has run before DOMContentLoaded: had it started the entry at once,
+  // the entry's element would be in the page now.
+  await expect(page.locator('script[data-entry]')).toHaveCount(1);
+  expect(await page.locator('script[src*="/entry-client-"]').count()).toBe(0);
+  expect(scriptsAsked.some((path) => path.includes('/entry-client-'))).toBe(false);
+  await page.locator('input[name="username"]').fill(DEMO_USER.email);
+  releaseLogo();
+  await page.locator('input[name="password"]').fill(DEMO_USER.password);
+  await page.waitForFunction(() =>
+    Object.keys(document.getElementById('root') ?? {}).some((key) => key.startsWith('__reactContainer')),
+  );
+  // Hydrated: the show-password button works only now (before, it is markup alone).
+  await page.getByRole('button', { name: 'Show password' }).click();
+  await expect(page.locator('input[name="password"]')).toHaveAttribute('type', 'text');
+  await expect(page.locator('input[name="username"]')).toHaveValue(DEMO_USER.email);
+  expect(scriptsAsked.some((path) => path.includes('/entry-client-'))).toBe(true);
+});
+
 test('an expired sign-in request brings the tenant back to their own page, ready to sign in again', async ({
   page,
 }) => {

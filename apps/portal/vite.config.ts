@@ -3,7 +3,7 @@ import { defineConfig } from 'vite';
 
 // Two builds from one config: the browser bundle (`vite build`) and the server renderer
 // (`vite build --ssr src/entry-server.tsx`). The server reads the client manifest to link the
-// entry's CSS and preload the requested page's chunk.
+// entry's CSS and to name the entry and the requested page's chunks to the start script.
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react()],
   // The server renderer bundles Mantine instead of importing it from node_modules, where Node
@@ -17,6 +17,8 @@ export default defineConfig(({ isSsrBuild }) => ({
         outDir: 'dist/client',
         emptyOutDir: true,
         manifest: true,
-        rollupOptions: { input: 'src/entry-client.tsx' },
+        // The entry, and the small script the page carries that starts it after the page has
+        // loaded (src/start-scripts.ts).
+        rollupOptions: { input: ['src/entry-client.tsx', 'src/start-scripts.ts'] },
       },
 }));

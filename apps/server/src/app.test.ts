@@ -43,7 +43,11 @@ describe('server-rendered pages', () => {
     expect(html).toContain('Adresse e-mail');
     expect(html).toMatch(/<script type="application\/json" id="concierge-state">\{"config":\{"env":"dev"/);
     expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/entry-client-[\w-]+\.css">/);
-    expect(html).toMatch(/<link rel="modulepreload" href="\/assets\/Login-[\w-]+\.js" fetchpriority="low">/);
+    // One script element: the start script, naming the entry and the page's chunks (started after load).
+    expect(html).toMatch(
+      /<script type="module" src="\/assets\/start-scripts-[\w-]+\.js" data-entry="\/assets\/entry-client-[\w-]+\.js" data-preloads="[^"]*\/assets\/Login-[\w-]+\.js[^"]*"><\/script>/,
+    );
+    expect(html.match(/<script /g)).toHaveLength(2);
     expect(html).not.toMatch(/<script>(?!<)/);
   });
 
@@ -338,7 +342,7 @@ describe('compression', () => {
 
   it("serves the portal's scripts as compressed at build, not compressed anew", async () => {
     const page = await server.app.inject({ url: '/login', headers: { accept: 'text/html' } });
-    const script = /src="(\/assets\/[^"]+\.js)"/.exec(page.body)?.[1];
+    const script = /data-entry="(\/assets\/[^"]+\.js)"/.exec(page.body)?.[1];
     if (!script) throw new Error('no script on the page');
     const answer = await server.app.inject({ url: script, headers: { 'accept-encoding': 'br' } });
     expect(answer.headers['content-encoding']).toBe('br');

@@ -1,6 +1,8 @@
 // Mantine's CSS per component, never the whole styles.css (STACK-NOTES: 35 KiB → under 10 KiB).
-// Everything is imported here, by the entry, so that the server can link one stylesheet and no
-// page paints unstyled while its chunk loads.
+// What every page uses is imported here, by the entry: one stylesheet the server links on every
+// page. The checkbox and the terms-of-use dialog, which only /register shows, bring their styles
+// along (pages/Register/RegisterForm.tsx, components/TermsOfUse): the server links the register
+// page's stylesheet with it, and the browser loads it with the page's chunk when a link leads there.
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
 import '@mantine/core/styles/global.css';
@@ -17,13 +19,6 @@ import '@mantine/core/styles/Title.css';
 import '@mantine/core/styles/Stack.css';
 import '@mantine/core/styles/Loader.css';
 import '@mantine/core/styles/Group.css';
-import '@mantine/core/styles/InlineInput.css';
-import '@mantine/core/styles/Checkbox.css';
-// The terms-of-use dialog (register page): Modal draws on ModalBase, Overlay and Paper.
-import '@mantine/core/styles/Paper.css';
-import '@mantine/core/styles/Overlay.css';
-import '@mantine/core/styles/ModalBase.css';
-import '@mantine/core/styles/Modal.css';
 import './layout.css';
 // After Mantine's and the layout's rules: what WCAG 2.2 AA needs on top (issue 12).
 import './accessibility.css';

@@ -60,8 +60,9 @@ export async function renderPageDocument(
     stateJson,
     stateElementId: build.bundle.PAGE_STATE_ELEMENT_ID,
     entryScript: build.entryScript,
+    startScript: build.startScript,
     // The tenant's stylesheet comes last so that it wins over the base styles.
-    stylesheets: stylesheetUrl ? [...build.stylesheets, stylesheetUrl] : build.stylesheets,
+    stylesheets: [...build.stylesheetsFor(page.pageSource), ...(stylesheetUrl ? [stylesheetUrl] : [])],
     headStyles: page.headStyles,
     preloads: build.preloadsFor(page.pageSource),
   });

@@ -7,6 +7,8 @@ export interface DocumentParts {
   stateJson: string;
   stateElementId: string;
   entryScript: string;
+  /** The script that starts the entry and preloads the page's chunks once the page has loaded. */
+  startScript: string;
   stylesheets: string[];
   /** `<style>` elements the portal made (its theme's variables): after the stylesheets, so they win over them. */
   headStyles: string;
@@ -15,24 +17,25 @@ export interface DocumentParts {
 
 /**
  * The page around the server-rendered app. No inline script: the state travels as a JSON data
- * block, the entry is an external module, and the page's chunks are preloaded so hydration does
- * not wait on a request waterfall. The page works before its scripts run, so they come at low
- * priority: on a slow connection the stylesheets and the logo get the bandwidth first, and the
- * first screen is painted as early as the markup alone allows (bench/page-speed.mjs).
+ * block, and the one script element is an external module that starts the portal's scripts once
+ * the page has loaded (the portal's src/start-scripts.ts). The page works before they run, so on a
+ * slow connection its stylesheets and logo get the bandwidth and the CPU alone, and the first
+ * screen is painted as early as the markup allows (bench/page-speed.mjs). The entry and the page's
+ * chunks are named on that element and preloaded together, so hydration waits on no chain of
+ * imports.
  */
 export function renderDocument(parts: DocumentParts): string {
-  const links = [
-    ...parts.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
-    ...parts.preloads.map(
-      (href) => `<link rel="modulepreload" href="${escapeHtml(href)}" fetchpriority="low">`,
-    ),
-  ].join('');
+  const stylesheets = parts.stylesheets
+    .map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`)
+    .join('');
+  const start =
+    `<script type="module" src="${escapeHtml(parts.startScript)}" ` +
+    `data-entry="${escapeHtml(parts.entryScript)}" data-preloads="${escapeHtml(parts.preloads.join(' '))}"></script>`;
   return (
     `<!doctype html><html lang="${parts.language}" data-mantine-color-scheme="light"><head>` +
     '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
     '<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,">' +
-    `<title>${escapeHtml(parts.title)}</title>${links}${parts.headStyles}` +
-    `<script type="module" src="${escapeHtml(parts.entryScript)}" fetchpriority="low"></script>` +
+    `<title>${escapeHtml(parts.title)}</title>${stylesheets}${parts.headStyles}${start}` +
     `</head><body><div id="root">${parts.appHtml}</div>` +
     `<script type="application/json" id="${parts.stateElementId}">${parts.stateJson}</script>` +
     '</body></html>'

@@ -22,6 +22,20 @@ describe('the portal build', () => {
     expect(build.preloadsFor(login.source).some((file) => /\/Login-[\w-]+\.js$/.test(file))).toBe(true);
   });
 
+  it("links the entry's stylesheet on every page, and the register page's own only on it", async () => {
+    const build = await loadPortalBuild(distDir);
+    const sourceOf = (path: string) => build.bundle.routes.find((route) => route.path === path)!.source;
+    const login = build.stylesheetsFor(sourceOf('/login'));
+    const register = build.stylesheetsFor(sourceOf('/register'));
+    expect(login).toEqual([expect.stringMatching(/^\/assets\/entry-client-[\w-]+\.css$/)]);
+    // The entry's first, so that the page's rules come after it as when a link loads the page.
+    expect(register).toEqual([login[0], expect.stringMatching(/^\/assets\/Register-[\w-]+\.css$/)]);
+    const registerCss = await readFile(join(distDir, 'client', register[1]!), 'utf8');
+    const loginCss = await readFile(join(distDir, 'client', login[0]!), 'utf8');
+    expect(registerCss).toContain('.mantine-Checkbox-input');
+    expect(loginCss).not.toContain('.mantine-Checkbox-input');
+  });
+
   it('refuses to start with a manifest that lacks a page’s chunk', async () => {
     const copy = await mkdtemp(join(tmpdir(), 'portal-dist-'));
     copies.push(copy);

@@ -14,12 +14,20 @@ export interface PortalBuild {
   bundle: PortalServerBundle;
   clientDir: string;
   entryScript: string;
-  stylesheets: string[];
+  /** The page's one script element: it starts the entry once the page has loaded. */
+  startScript: string;
+  /**
+   * The stylesheets of a page: the entry's (what every page uses), then those of the page's chunks
+   * (the register page's checkbox and dialog), in the order the browser adds them when a link leads
+   * to the page.
+   */
+  stylesheetsFor(pageSource: string): string[];
   /** Every chunk a page needs before it can hydrate: entry, shared chunks and the page's own. */
   preloadsFor(pageSource: string): string[];
 }
 
 const ENTRY = 'src/entry-client.tsx';
+const START = 'src/start-scripts.ts';
 
 /**
  * Loads the built portal: the server renderer and the client manifest. The portal is a build
@@ -35,7 +43,9 @@ export async function loadPortalBuild(distDir: string): Promise<PortalBuild> {
   }
   const manifest = JSON.parse(manifestText) as Record<string, ManifestChunk>;
   const entry = manifest[ENTRY];
-  if (!entry) throw new Error(`The portal manifest has no ${ENTRY}`);
+  const start = manifest[START];
+  if (!entry || !start)
+    throw new Error(`The portal manifest lacks ${ENTRY} or ${START}: rebuild the portal.`);
   // The bundle's exports are PortalServerBundle: the portal checks that at its typecheck (entry-server.seam.ts).
   const bundle = (await import(
     pathToFileURL(join(distDir, 'server', 'entry-server.js')).href
@@ -48,20 +58,27 @@ export async function loadPortalBuild(distDir: string): Promise<PortalBuild> {
     throw new Error(`The portal manifest has no chunk for ${names}: rebuild the portal ("npm run build").`);
   }
 
-  const chunkFiles = (key: string, seen = new Set<string>()): string[] => {
+  /** A chunk and every chunk it imports, each once. */
+  const chunksOf = (key: string, seen = new Set<string>()): ManifestChunk[] => {
     const chunk = manifest[key];
     if (!chunk || seen.has(key)) return [];
     seen.add(key);
-    return [chunk.file, ...(chunk.imports ?? []).flatMap((child) => chunkFiles(child, seen))];
+    return [chunk, ...(chunk.imports ?? []).flatMap((child) => chunksOf(child, seen))];
   };
-  const entryFiles = new Set(chunkFiles(ENTRY));
+  const entryChunks = chunksOf(ENTRY);
+  const cssOf = (chunks: ManifestChunk[]) => chunks.flatMap((chunk) => chunk.css ?? []);
+  const entryStylesheets = cssOf(entryChunks);
   return {
     bundle,
     clientDir,
     entryScript: `/${entry.file}`,
-    stylesheets: (entry.css ?? []).map((file) => `/${file}`),
+    startScript: `/${start.file}`,
+    stylesheetsFor(pageSource) {
+      const files = [...entryStylesheets, ...cssOf(chunksOf(pageSource))];
+      return [...new Set(files)].map((file) => `/${file}`);
+    },
     preloadsFor(pageSource) {
-      const files = [...entryFiles, ...chunkFiles(pageSource)];
+      const files = [...entryChunks, ...chunksOf(pageSource)].map((chunk) => chunk.file);
       return [...new Set(files)].filter((file) => file !== entry.file).map((file) => `/${file}`);
     },
   };

@@ -1,6 +1,13 @@
 import { Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
+// The dialog's styles come with it, in the register page's stylesheet (app/styles.ts): Modal draws
+// on ModalBase, Overlay and Paper.
+import '@mantine/core/styles/Paper.css';
+import '@mantine/core/styles/Overlay.css';
+import '@mantine/core/styles/ModalBase.css';
+import '@mantine/core/styles/Modal.css';
+import './terms-of-use.css';
 
 // spec §1: the 7 sections, in order.
 const SECTIONS = [

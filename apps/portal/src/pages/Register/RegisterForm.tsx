@@ -8,6 +8,10 @@ import { ReadOnlyField } from '../../components/ReadOnlyField';
 import { TermsOfUseModal } from '../../components/TermsOfUse/TermsOfUseModal';
 import { useHydrated } from '../../hooks/use-hydrated';
 import type { useRegister } from './use-register';
+// Only this page has a checkbox: its styles come in the page's own stylesheet (app/styles.ts).
+import '@mantine/core/styles/InlineInput.css';
+import '@mantine/core/styles/Checkbox.css';
+import './checkbox.css';
 
 /** spec §5: the registration code is a UUID; the placeholder shows its pattern. */
 const REGISTRATION_CODE_PLACEHOLDER = '00000000-0000-0000-0000-000000000000';

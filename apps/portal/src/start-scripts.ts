@@ -1,0 +1,32 @@
+/**
+ * Starts the portal's scripts once the page has loaded: its stylesheets and the tenant's logo first.
+ *
+ * The page the server sends works without them (the forms post as they are, and what is typed before
+ * hydration is kept: app/typed-before-hydration.ts). On a tenant's old phone on a slow connection,
+ * scripts that load beside the page take bandwidth and CPU from its first screen, whatever their
+ * priority: Lighthouse put the logo's paint at 2.1× that of the page without scripts. Started after
+ * `load`, they come after it (docs/decisions.md, "/login on a tenant's phone").
+ *
+ * The server writes this script's element with the entry (`data-entry`) and the chunks the page
+ * needs (`data-preloads`): they are preloaded together, so that hydration waits on no chain of
+ * imports. A tiny module of its own, imported by nothing, since the CSP allows no inline script.
+ */
+function startScripts(): void {
+  const element = document.querySelector<HTMLScriptElement>('script[data-entry]');
+  const entry = element?.dataset.entry;
+  if (!element || !entry) return;
+  for (const href of (element.dataset.preloads ?? '').split(' ')) {
+    if (!href) continue;
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = href;
+    document.head.append(link);
+  }
+  const script = document.createElement('script');
+  script.type = 'module';
+  script.src = entry;
+  document.head.append(script);
+}
+
+if (document.readyState === 'complete') startScripts();
+else window.addEventListener('load', startScripts, { once: true });
