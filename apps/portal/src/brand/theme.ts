@@ -1,7 +1,6 @@
 import { BLACK_TEXT_LUMINANCE_THRESHOLD, type BrandDesign, type ThemePreset } from '@concierge/contracts';
 import {
   Button,
-  Checkbox,
   type CSSVariablesResolver,
   createTheme,
   type MantineColorsTuple,
@@ -24,7 +23,9 @@ const baseTheme = createTheme({
     Button: Button.extend({ defaultProps: { size: 'lg' } }),
     TextInput: TextInput.extend({ defaultProps: { size: 'md' } }),
     PasswordInput: PasswordInput.extend({ defaultProps: { size: 'md' } }),
-    Checkbox: Checkbox.extend({ defaultProps: { size: 'md' } }),
+    // A plain object, not Checkbox.extend: importing Checkbox here put it, with its group and card,
+    // into every page's scripts, though only /register shows one.
+    Checkbox: { defaultProps: { size: 'md' } },
   },
 });
 
