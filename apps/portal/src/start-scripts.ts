@@ -28,5 +28,19 @@ function startScripts(): void {
   document.head.append(script);
 }
 
-if (document.readyState === 'complete') startScripts();
-else window.addEventListener('load', startScripts, { once: true });
+/**
+ * After the frame that follows `load`: the logo has arrived by `load`, but it is painted in the next
+ * frame, and scripts asked for before that paint still compete with it (Lighthouse's slow-4G
+ * estimate counted them in about one run of three). A hidden tab paints no frame, so it starts at
+ * once.
+ */
+function afterNextPaint(): void {
+  if (document.visibilityState === 'hidden') {
+    startScripts();
+    return;
+  }
+  requestAnimationFrame(() => setTimeout(startScripts, 0));
+}
+
+if (document.readyState === 'complete') afterNextPaint();
+else window.addEventListener('load', afterNextPaint, { once: true });
