@@ -12,7 +12,8 @@ import { type Cluster, freeClusterPorts, startCluster } from './cluster.mjs';
 // the instances share, what a stopped instance costs, and what a stopped database looks like, from
 // outside: every request goes to 127.0.0.1. The load and the outage last 10 s each here, so that
 // every `npm test` runs them; CLUSTER_TEST_LOAD_SECONDS and CLUSTER_TEST_OUTAGE_SECONDS make them
-// longer (docs/operations.md gives the figures of 20 s runs).
+// longer (docs/operations.md gives the figures of a 30 s load and a 20 s outage:
+// CLUSTER_TEST_LOAD_SECONDS=30 CLUSTER_TEST_OUTAGE_SECONDS=20 npx vitest run scripts/cluster.test.ts).
 const LOAD_SECONDS = Number(process.env.CLUSTER_TEST_LOAD_SECONDS ?? 10);
 const OUTAGE_SECONDS = Number(process.env.CLUSTER_TEST_OUTAGE_SECONDS ?? 10);
 const DRAIN_SECONDS = 1.5;
