@@ -5,7 +5,7 @@
  * hydration is kept: app/typed-before-hydration.ts). On a tenant's old phone on a slow connection,
  * scripts that load beside the page take bandwidth and CPU from its first screen, whatever their
  * priority: Lighthouse put the logo's paint at 2.1× that of the page without scripts. Started after
- * `load`, they come after it (docs/decisions.md, "/login on a tenant's phone").
+ * `load` and its next frame, they come after it (docs/decisions.md, "/login on a tenant's phone").
  *
  * The server writes this script's element with the entry (`data-entry`) and the chunks the page
  * needs (`data-preloads`): they are preloaded together, so that hydration waits on no chain of
@@ -31,7 +31,7 @@ function startScripts(): void {
 /**
  * After the frame that follows `load`: the logo has arrived by `load`, but it is painted in the next
  * frame, and scripts asked for before that paint still compete with it (Lighthouse's slow-4G
- * estimate counted them in about one run of three). A hidden tab paints no frame, so it starts at
+ * estimate counted them in three runs of five). A hidden tab paints no frame, so it starts at
  * once.
  */
 function afterNextPaint(): void {
