@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildNodeApps } from '../../../../scripts/build-node-apps.mjs';
 import { startTestServer } from '../test-support/test-server';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -11,6 +12,8 @@ let server: Awaited<ReturnType<typeof startTestServer>>;
 let url: string;
 let folder: string;
 beforeAll(async () => {
+  // The compiled CLI, as `npm run admin` runs it: rebuilt first when its sources changed.
+  await buildNodeApps({ apps: ['server'], ifStale: true, quiet: true });
   // The server's development token: the CLI's default for a server on this machine.
   server = await startTestServer();
   url = await server.app.listen({ host: '127.0.0.1', port: 0 });
@@ -27,12 +30,12 @@ interface Run {
   stderr: string;
 }
 
-/** The CLI in its own process, as `npm run admin` starts it. */
+/** The CLI in its own process, as `npm run admin` starts it (`node dist/cli.js`). */
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'apps/server/src/cli/main.ts', ...args],
+      ['apps/server/dist/cli.js', ...args],
       { cwd: root, env: { PATH: process.env.PATH, CONCIERGE_URL: url, ...env }, timeout: 30_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
