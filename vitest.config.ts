@@ -1,13 +1,39 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 
-/** The portal's files that replace a module with vi.mock: such a mock holds only in a module graph of its own. */
-const PORTAL_MOCKING_MODULES = [
-  'src/pages/Login/Login.test.tsx',
-  'src/pages/PasswordSet/PasswordSet.test.tsx',
-  'src/pages/PasswordResetInit/PasswordResetInit.test.tsx',
-];
+/** Test files (paths from the repository root) that replace a module with vi.mock. */
+function filesMockingModules(folder: string, recursive = true): string[] {
+  return (readdirSync(folder, { recursive, encoding: 'utf8' }) as string[])
+    .filter((file) => /\.test\.tsx?$/.test(file))
+    .map((file) => join(folder, file))
+    .filter((path) => readFileSync(path, 'utf8').includes('vi.mock('));
+}
+
 const PORTAL_ROOT = 'apps/portal';
+/**
+ * The portal's files that replace a module with vi.mock, found by reading them: such a mock holds
+ * only in a module graph of its own, so they run isolated (the project "portal (module mocks)").
+ */
+const PORTAL_MOCKING_MODULES = filesMockingModules(join(PORTAL_ROOT, 'src')).map((path) =>
+  relative(PORTAL_ROOT, path),
+);
 const portal = { environment: 'jsdom', setupFiles: ['src/test/setup.ts'] } as const;
+
+// The node project runs without isolation and has no project for module mocks: a mock there would
+// silently not hold, so the run stops at once instead.
+const nodeMocks = [
+  ...readdirSync('packages').flatMap((name) => filesMockingModules(join('packages', name, 'src'))),
+  ...['server', 'provider', 'mail-catcher', 'property-portal'].flatMap((name) =>
+    filesMockingModules(join('apps', name, 'src')),
+  ),
+  ...filesMockingModules('scripts', false),
+];
+if (nodeMocks.length > 0) {
+  throw new Error(
+    `vi.mock in ${nodeMocks.join(', ')}: the node project's files share their modules (isolate: false); pass the dependency in instead.`,
+  );
+}
 
 // One run for every unit and integration test; browser tests live in e2e/ (Playwright).
 export default defineConfig({
