@@ -96,7 +96,9 @@ export function RegisterForm({ register }: { register: ReturnType<typeof useRegi
               mt="xs"
               ml={36}
               onClick={() => setTermsOpen(true)}
-              disabled={disabled}
+              // The dialog is the page's script: until it runs (after the page has loaded), a tap
+              // here would do nothing, so the button says it is not ready yet.
+              disabled={disabled || !isHydrated}
             >
               {t('register.termsOpen')}
             </Anchor>
