@@ -11,11 +11,13 @@ test.use({ locale: 'de-CH' });
 test('a locked account is unlocked by a new password set through the e-mailed link', async ({ page }) => {
   const user = await createVerifiedUser();
   await startSignIn(page);
-  for (let attempt = 0; attempt < 3; attempt += 1) {
+  // Each failure's own message before the next try: after the first, the address already carries
+  // the error, so only the message tells that the page of this try has come.
+  for (const message of ['noch zwei Versuche', 'noch einen Versuch', 'Ihr Konto ist gesperrt']) {
     await submitLogin(page, user.email, 'Wrong-Passw0rd!');
     await page.waitForURL((url) => url.searchParams.get('error') === 'invalid_username_password');
+    await expect(page.getByRole('alert')).toContainText(message);
   }
-  await expect(page.getByRole('alert')).toContainText('Ihr Konto ist gesperrt');
 
   await page.getByRole('link', { name: 'Passwort vergessen oder Konto gesperrt?' }).click();
   await page.waitForURL((url) => url.pathname === '/password-reset-init');
