@@ -1,0 +1,60 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// The page's one script (start-scripts.ts) as the browser meets it: the element the server writes,
+// then `load`. The module acts when it is imported, so each test imports it afresh.
+const ENTRY = '/assets/entry-client-abc.js';
+const PRELOADS = ['/assets/shared-def.js', '/assets/Login-ghi.js'];
+
+function startedScripts() {
+  return {
+    entry: [
+      ...document.head.querySelectorAll<HTMLScriptElement>('script[type="module"]:not([data-entry])'),
+    ].map((script) => script.getAttribute('src')),
+    preloads: [...document.head.querySelectorAll('link[rel="modulepreload"]')].map((link) =>
+      link.getAttribute('href'),
+    ),
+  };
+}
+
+function setVisibility(state: DocumentVisibilityState) {
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+}
+
+beforeEach(() => {
+  vi.resetModules();
+  vi.useFakeTimers({ toFake: ['requestAnimationFrame', 'setTimeout'] });
+  Object.defineProperty(document, 'readyState', { configurable: true, get: () => 'interactive' });
+  const element = document.createElement('script');
+  element.type = 'module';
+  element.src = '/assets/start-scripts-xyz.js';
+  element.dataset.entry = ENTRY;
+  element.dataset.preloads = PRELOADS.join(' ');
+  document.head.replaceChildren(element);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  Reflect.deleteProperty(document, 'readyState');
+  Reflect.deleteProperty(document, 'visibilityState');
+  document.head.replaceChildren();
+});
+
+describe('the start script', () => {
+  it('starts nothing before load, and the entry with its chunks only after the frame after load', async () => {
+    setVisibility('visible');
+    await import('./start-scripts');
+    expect(startedScripts()).toEqual({ entry: [], preloads: [] });
+    window.dispatchEvent(new Event('load'));
+    // The logo is painted in the frame after load: nothing is asked for before that frame.
+    expect(startedScripts()).toEqual({ entry: [], preloads: [] });
+    vi.runAllTimers();
+    expect(startedScripts()).toEqual({ entry: [ENTRY], preloads: PRELOADS });
+  });
+
+  it('starts at once on load in a hidden tab, which paints no frame', async () => {
+    setVisibility('hidden');
+    await import('./start-scripts');
+    window.dispatchEvent(new Event('load'));
+    expect(startedScripts()).toEqual({ entry: [ENTRY], preloads: PRELOADS });
+  });
+});
