@@ -44,3 +44,6 @@ function afterNextPaint(): void {
 
 if (document.readyState === 'complete') afterNextPaint();
 else window.addEventListener('load', afterNextPaint, { once: true });
+
+// A module (the page loads it as one), though it exports nothing.
+export {};
