@@ -66,7 +66,7 @@ export default defineConfig({
           globalSetup: ['scripts/test-database.mjs', 'apps/server/src/test-support/shared-provider-setup.ts'],
         },
       },
-      // The portal's other files share their worker's loaded React, Mantine and i18next too: 40 s →
+      // The portal's other files share their worker's loaded React and Mantine too: 40 s →
       // 20 s for its files, 78 → 38 CPU-seconds. Each renders into a fresh document body (Testing
       // Library's cleanup) and sets its language itself.
       {

@@ -46,7 +46,7 @@ export const BUDGETS = [
     actual: (r) => r.load.login.requestsPerSecond,
   },
   // A page no one asked for before (another query, a new client) is rendered in full: React,
-  // Mantine and i18next on one core. What arrivals mostly get is the kept page above.
+  // Mantine and the page's texts on one core. What arrivals mostly get is the kept page above.
   {
     name: '/login throughput, every page rendered anew',
     kind: 'min',

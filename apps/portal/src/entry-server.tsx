@@ -6,8 +6,8 @@ import { htmlShowsError } from './app/document-title';
 import { Root } from './app/Root';
 import { matchPageRoute, notFoundRoute, pageRoutes } from './app/routes';
 import { themeStyles } from './brand/theme-styles';
-import { createI18n } from './i18n/init';
 import { locales, type Messages } from './i18n/resources';
+import { createTranslator } from './i18n/translator';
 import type { PageState } from './page-state';
 
 export { pageRedirect } from './app/page-redirects';
@@ -39,7 +39,7 @@ export function messagesFor(pathname: string, language: Language): Partial<Messa
   return messages;
 }
 
-// One object per route and language, so that the i18next instance made for it is reused.
+// One object per route and language: the dictionaries are made once, not for every page.
 const messagesByRoute = new Map<string, Partial<Messages>>();
 
 /** Parts of the dictionary by name, for a page reached by navigation in the browser; null for an unknown part. */
@@ -72,7 +72,7 @@ export async function renderPage(url: string, state: PageState): Promise<Rendere
       </StaticRouter>
     </Root>,
   );
-  const t = createI18n(state.language, state.messages).t;
+  const { t } = createTranslator(state.language, state.messages);
   const pageTitle = t(route.titleKey);
   // As in the browser (app/document-title.ts): while the page shows an error, the title says so.
   const title = htmlShowsError(html) ? t('common.errorTitle', { title: pageTitle }) : pageTitle;

@@ -1,7 +1,7 @@
 export type PlaceholderValues = Readonly<Record<string, string | number>>;
 
 /**
- * Fills the `{{name}}` placeholders of a text (the i18next syntax the locale files use). A
+ * Fills the `{{name}}` placeholders of a text (the portal's pages and the e-mails). A
  * placeholder without a value is a programming error — a text and its caller disagree — so it
  * throws rather than send a mail or show a page with a raw `{{name}}` in it.
  */

@@ -1,9 +1,9 @@
 import { Title } from '@mantine/core';
 import { type ReactNode, useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { LanguageSwitcher } from '../components/LanguageSwitcher';
 import { ManagerContact } from '../components/ManagerContact';
 import { useTenant } from '../config/tenant';
+import { useTranslation } from '../i18n/use-translation';
 import { useDocumentTitle } from './document-title';
 import { useFocusHeadingAfterNavigation } from './navigation-focus';
 import { retypeNotedInput } from './typed-before-hydration';

@@ -1,10 +1,10 @@
 import { MantineProvider } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { brandCssVariables, brandTheme } from '../brand/theme';
 import { RuntimeConfigProvider } from '../config/runtime-config';
 import { TenantProvider } from '../config/tenant';
-import { createI18n } from '../i18n/init';
+import { createTranslator } from '../i18n/translator';
+import { TranslatorProvider } from '../i18n/use-translation';
 import type { PageState } from '../page-state';
 import { RequestSeedProvider } from './sign-in-request/RequestContext';
 
@@ -21,7 +21,7 @@ interface RootProps {
 
 /** Everything a page needs around it; the same on the server and in the browser. */
 export function Root({ state, themeStylesInHead, children }: RootProps) {
-  const [i18n] = useState(() => createI18n(state.language, state.messages));
+  const [translator] = useState(() => createTranslator(state.language, state.messages));
   const [theme] = useState(() => brandTheme(state.tenant.design));
   const [cssVariables] = useState(() => brandCssVariables(state.tenant.design));
   return (
@@ -32,13 +32,13 @@ export function Root({ state, themeStylesInHead, children }: RootProps) {
       withCssVariables={!themeStylesInHead}
       withGlobalClasses={!themeStylesInHead}
     >
-      <I18nextProvider i18n={i18n}>
+      <TranslatorProvider translator={translator}>
         <RuntimeConfigProvider config={state.config}>
           <TenantProvider tenant={state.tenant}>
             <RequestSeedProvider seed={state}>{children}</RequestSeedProvider>
           </TenantProvider>
         </RuntimeConfigProvider>
-      </I18nextProvider>
+      </TranslatorProvider>
     </MantineProvider>
   );
 }

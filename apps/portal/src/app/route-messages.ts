@@ -1,9 +1,8 @@
-import type { Language } from '@concierge/contracts';
-import type { i18n } from 'i18next';
 import { use } from 'react';
-import { useTranslation } from 'react-i18next';
 import { assignLocation } from '../hooks/browser-location';
-import type { MessageNamespace } from './routes';
+import type { Messages } from '../i18n/resources';
+import type { MessageNamespace, Translator } from '../i18n/translator';
+import { useTranslation } from '../i18n/use-translation';
 
 const loading = new Map<string, Promise<void>>();
 
@@ -13,29 +12,26 @@ const loading = new Map<string, Promise<void>>();
  * a full load of the page gets them from the server instead.
  */
 export function useRouteMessages(namespaces: readonly MessageNamespace[]): void {
-  const { i18n } = useTranslation();
-  const language = i18n.language as Language;
-  const missing = namespaces.filter(
-    (namespace) => i18n.getResource(language, 'translation', namespace) === undefined,
-  );
+  const translator = useTranslation();
+  const missing = namespaces.filter((namespace) => !translator.has(namespace));
   if (missing.length === 0) return;
-  const key = `${language}:${missing.join(',')}`;
+  const key = `${translator.language}:${missing.join(',')}`;
   let promise = loading.get(key);
   if (!promise) {
-    promise = loadMessages(i18n, language, missing);
+    promise = loadMessages(translator, missing);
     loading.set(key, promise);
   }
   use(promise);
 }
 
-async function loadMessages(i18n: i18n, language: Language, namespaces: MessageNamespace[]): Promise<void> {
+async function loadMessages(translator: Translator, namespaces: MessageNamespace[]): Promise<void> {
   try {
-    const response = await fetch(`/messages/${language}?namespaces=${namespaces.join(',')}`, {
+    const response = await fetch(`/messages/${translator.language}?namespaces=${namespaces.join(',')}`, {
       headers: { accept: 'application/json' },
       signal: AbortSignal.timeout(10_000),
     });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    i18n.addResourceBundle(language, 'translation', await response.json(), true, true);
+    translator.add((await response.json()) as Partial<Messages>);
   } catch {
     assignLocation(window.location.href);
     await new Promise<never>(() => {});

@@ -1,16 +1,12 @@
 import type { PortalPageRoute } from '@concierge/contracts';
-import type { ParseKeys } from 'i18next';
 import type { ComponentType } from 'react';
-import type { Messages } from '../i18n/resources';
+import type { MessageKey, MessageNamespace } from '../i18n/translator';
 import { type LazyPage, lazyPage } from './lazy-page';
-
-/** A top-level part of the dictionary; a page gets only the parts it uses (and `common`). */
-export type MessageNamespace = Exclude<keyof Messages, 'common'>;
 
 export interface PageRoute extends PortalPageRoute {
   page: LazyPage;
   /** The page title's translation key: the server puts it into <title> before anything runs. */
-  titleKey: ParseKeys;
+  titleKey: MessageKey;
   /** The dictionary parts the page needs; the server inlines only these, the browser loads the rest on demand. */
   messages: MessageNamespace[];
 }

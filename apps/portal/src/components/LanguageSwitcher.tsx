@@ -1,7 +1,7 @@
 import { LANGUAGES, type Language } from '@concierge/contracts';
 import { Anchor, Group } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
+import { useTranslation } from '../i18n/use-translation';
 
 /** Each language in its own name: a tenant finds theirs whatever language the page is in. */
 const LANGUAGE_NAMES: Record<Language, string> = {
@@ -17,7 +17,7 @@ const LANGUAGE_NAMES: Record<Language, string> = {
  * shown (`error`) is shown again in the language chosen.
  */
 export function LanguageSwitcher() {
-  const { t, i18n } = useTranslation();
+  const { t, language: pageLanguage } = useTranslation();
   const { pathname, search } = useLocation();
   const hrefFor = (language: Language) => {
     const query = new URLSearchParams(search);
@@ -30,7 +30,7 @@ export function LanguageSwitcher() {
     <nav aria-label={t('common.languages')} className="language-switcher">
       <Group gap="md" justify="flex-end" wrap="wrap">
         {LANGUAGES.map((language) =>
-          language === i18n.language ? (
+          language === pageLanguage ? (
             <span key={language} lang={language} aria-current="true" className="language-current">
               {LANGUAGE_NAMES[language]}
             </span>

@@ -1,17 +1,16 @@
-import type { Language } from '@concierge/contracts';
 import { Anchor, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { useTenant } from '../config/tenant';
+import { useTranslation } from '../i18n/use-translation';
 
 /**
  * The property manager's contact from the tenant registry, on every page: the messages tell
  * tenants to contact their property manager, and this says how. Nothing when the registry has none.
  */
 export function ManagerContact() {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useTranslation();
   const { contact } = useTenant();
   if (!contact) return null;
-  const officeHours = contact.officeHours?.[i18n.language as Language];
+  const officeHours = contact.officeHours?.[language];
   return (
     <footer className="manager-contact">
       <Title order={2} size="h5">

@@ -1,7 +1,7 @@
 import { type UseFieldReturnType, useField } from '@mantine/form';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { REGISTER_VALIDATION_CODES } from '../api/error-keys';
+import { useTranslation } from '../i18n/use-translation';
 
 /**
  * spec §5: the validation messages. The register.error ones serve every form that checks an e-mail

@@ -3,7 +3,7 @@ import type { PortalPageState } from '@concierge/contracts';
 /**
  * What tenants arrive at is mostly the same page: cidaas sends every visitor of a tenant to
  * `/login?subdomain=…&groupname=default&lang=&view_type=login&requestId=…`, and the pages differ
- * only by the request id. Rendering React, Mantine and i18next for each costs milliseconds of CPU;
+ * only by the request id. Rendering React and Mantine for each costs milliseconds of CPU;
  * so a page is rendered once with a stand-in for the request id, kept, and every later arrival gets
  * that page with its own request id put in — a string replacement.
  *

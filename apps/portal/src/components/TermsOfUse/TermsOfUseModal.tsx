@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 // The dialog's styles come with it, in the register page's stylesheet (app/styles.ts): Modal draws
 // on ModalBase, Overlay and Paper.
 import '@mantine/core/styles/Paper.css';

@@ -1,9 +1,9 @@
 import { Anchor, Button, Stack, TextInput } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ErrorMessage } from '../../components/Feedback';
 import { PasswordField } from '../../components/PasswordField';
 import { linkWithQuery } from '../../hooks/use-link-with-query';
+import { useTranslation } from '../../i18n/use-translation';
 import type { useLogin } from './use-login';
 
 /**

@@ -1,6 +1,6 @@
 import { Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { Layout } from '../../app/Layout';
+import { useTranslation } from '../../i18n/use-translation';
 import { LoginForm } from './LoginForm';
 import { useLogin } from './use-login';
 

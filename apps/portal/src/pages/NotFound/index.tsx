@@ -1,7 +1,7 @@
 import { Anchor, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { Layout } from '../../app/Layout';
+import { useTranslation } from '../../i18n/use-translation';
 
 export default function NotFoundPage() {
   const { t } = useTranslation();

@@ -1,11 +1,11 @@
 import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Layout } from '../../app/Layout';
 import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
 import { useHydrated } from '../../hooks/use-hydrated';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
+import { useTranslation } from '../../i18n/use-translation';
 import { usePasswordResetInit } from './use-password-reset-init';
 
 export default function PasswordResetInitPage() {

@@ -1,13 +1,13 @@
 import { listedSpecialCharacters } from '@concierge/contracts';
 import { Anchor, Button, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Layout } from '../../app/Layout';
 import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
 import { PasswordField } from '../../components/PasswordField';
 import { useHydrated } from '../../hooks/use-hydrated';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
+import { useTranslation } from '../../i18n/use-translation';
 import { RESET_LINK_PARAMETERS, usePasswordSet } from './use-password-set';
 
 export default function PasswordSetPage() {

@@ -1,8 +1,8 @@
 import { Button, Stack } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { Layout } from '../../app/Layout';
 import { SuccessMessage } from '../../components/Feedback';
 import { usePortalLoginUrl } from '../../hooks/use-portal-login-url';
+import { useTranslation } from '../../i18n/use-translation';
 
 export default function PasswordSetSuccessPage() {
   const { t } = useTranslation();

@@ -1,12 +1,12 @@
 import { listedSpecialCharacters } from '@concierge/contracts';
 import { Anchor, Button, Checkbox, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ErrorMessage } from '../../components/Feedback';
 import { PasswordField } from '../../components/PasswordField';
 import { ReadOnlyField } from '../../components/ReadOnlyField';
 import { TermsOfUseModal } from '../../components/TermsOfUse/TermsOfUseModal';
 import { useHydrated } from '../../hooks/use-hydrated';
+import { useTranslation } from '../../i18n/use-translation';
 import type { useRegister } from './use-register';
 // Only this page has a checkbox: its styles come in the page's own stylesheet (app/styles.ts).
 import '@mantine/core/styles/InlineInput.css';

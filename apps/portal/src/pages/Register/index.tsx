@@ -1,9 +1,9 @@
 import { Anchor, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Layout } from '../../app/Layout';
 import { SuccessMessage } from '../../components/Feedback';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
+import { useTranslation } from '../../i18n/use-translation';
 import { RegisterForm } from './RegisterForm';
 import { useRegister } from './use-register';
 

@@ -1,10 +1,10 @@
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Layout } from '../../app/Layout';
 import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
 import { useHydrated } from '../../hooks/use-hydrated';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
+import { useTranslation } from '../../i18n/use-translation';
 import { useResendActivation } from './use-resend-activation';
 
 export default function ResendActivationPage() {

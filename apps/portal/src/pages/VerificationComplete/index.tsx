@@ -1,11 +1,11 @@
 import { Anchor, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Layout } from '../../app/Layout';
 import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
 import { usePortalLoginUrl } from '../../hooks/use-portal-login-url';
+import { useTranslation } from '../../i18n/use-translation';
 import { ActivationStatus, useVerification } from './use-verification';
 
 export default function VerificationCompletePage() {

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { locales } from './resources';
+import { createTranslator, type MessageKey } from './translator';
+
+describe('createTranslator', () => {
+  const page = { common: locales.fr.common, login: locales.fr.login };
+
+  it('gives a key’s text in the page’s language, its placeholders filled', () => {
+    const { t, language } = createTranslator('fr', page);
+    expect(language).toBe('fr');
+    expect(t('login.title')).toBe('Connexion');
+    expect(t('common.errorTitle', { title: 'Connexion' })).toBe('Erreur\u00a0: Connexion');
+  });
+
+  it('gives the key itself for a text the page lacks or a part that is not a text', () => {
+    const { t } = createTranslator('fr', page);
+    expect(t('register.title')).toBe('register.title');
+    expect(t('login' as MessageKey)).toBe('login');
+    expect(t('login.title.more' as MessageKey)).toBe('login.title.more');
+    expect(t('constructor' as MessageKey)).toBe('constructor');
+  });
+
+  it('refuses a placeholder without a value rather than show {{title}}', () => {
+    const { t } = createTranslator('fr', page);
+    expect(() => t('common.errorTitle', {})).toThrow('{{title}}');
+  });
+
+  it('takes the parts of a page reached later, leaving the page’s own dictionary as it was', () => {
+    const german = { common: locales.de.common, login: locales.de.login };
+    const translator = createTranslator('de', german);
+    expect(translator.has('register')).toBe(false);
+    translator.add({ register: locales.de.register });
+    expect(translator.has('register')).toBe(true);
+    expect(translator.t('register.title')).toBe(locales.de.register.title);
+    expect(german).not.toHaveProperty('register');
+  });
+});
