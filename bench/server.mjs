@@ -14,7 +14,7 @@ const READY_TIMEOUT_MS = 60_000;
 
 /**
  * The settings the budgets are measured under. NODE_ENV=production because that is how the server
- * runs for tenants: it switches React, react-router and Mantine to their production builds, which
+ * runs for tenants: it switches React and Mantine to their production builds, which
  * render /login about 1.6 times faster than the development builds (measured here: ~450 against
  * ~280 req/s). Production also demands the provider and webhook secrets, given below. LOG_LEVEL=warn keeps per-request
  * logging out of the figures.

@@ -1,7 +1,6 @@
 import './app/styles';
 import { type ReactNode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
 import { App } from './app/App';
 import { Root } from './app/Root';
 import { matchPageRoute } from './app/routes';
@@ -11,9 +10,7 @@ import { PAGE_STATE_ELEMENT_ID, type PageState } from './page-state';
 function app(state: PageState, themeStylesInHead: boolean): ReactNode {
   return (
     <Root state={state} themeStylesInHead={themeStylesInHead}>
-      <BrowserRouter>
-        <App />
-      </BrowserRouter>
+      <App />
     </Root>
   );
 }

@@ -1,6 +1,6 @@
 import type { Language, PortalPageRoute, RenderedPage } from '@concierge/contracts';
 import { renderToString } from 'react-dom/server';
-import { StaticRouter } from 'react-router';
+import { Router } from 'wouter';
 import { App } from './app/App';
 import { htmlShowsError } from './app/document-title';
 import { Root } from './app/Root';
@@ -67,9 +67,9 @@ export async function renderPage(url: string, state: PageState): Promise<Rendere
   const route = matchPageRoute(new URL(url, 'http://portal.invalid').pathname);
   const html = renderToString(
     <Root state={state} themeStylesInHead>
-      <StaticRouter location={url}>
+      <Router ssrPath={url}>
         <App />
-      </StaticRouter>
+      </Router>
     </Root>,
   );
   const { t } = createTranslator(state.language, state.messages);

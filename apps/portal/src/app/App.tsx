@@ -1,28 +1,36 @@
 import { Loader } from '@mantine/core';
 import { type ReactNode, Suspense } from 'react';
-import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { Redirect, useLocation, useSearch } from 'wouter';
+import { NavigationTracker } from './navigation-focus';
 import { pageRedirect } from './page-redirects';
 import { useRouteMessages } from './route-messages';
-import { notFoundRoute, type PageRoute, pageRoutes } from './routes';
+import { matchPageRoute, type PageRoute } from './routes';
 import { RequestProvider } from './sign-in-request/RequestContext';
 import { RequestSync } from './sign-in-request/RequestSync';
 
-function RedirectToLogin() {
-  const { search } = useLocation();
-  return <Navigate to={{ pathname: '/login', search }} replace />;
-}
-
-/** The same redirects the server answers with a 302, for navigation inside the browser. */
+/**
+ * The same redirects the server answers with a 302, for navigation inside the browser; and the
+ * bare address to the sign-in page.
+ */
 function PageRedirects({ children }: { children: ReactNode }) {
-  const { pathname, search } = useLocation();
-  const target = pageRedirect(pathname, search);
-  return target ? <Navigate to={target} replace /> : children;
+  const [pathname] = useLocation();
+  const search = useSearch();
+  const query = search ? `?${search}` : '';
+  const target = pathname === '/' ? `/login${query}` : pageRedirect(pathname, query);
+  return target ? <Redirect to={target} replace /> : children;
 }
 
 /** A page with its texts: suspends while a page reached in the browser fetches them. */
 function RoutePage({ route }: { route: PageRoute }) {
   useRouteMessages(route.messages);
   return <route.page />;
+}
+
+/** The page of the address, found as the server finds it (app/routes.ts; spec §2). */
+function CurrentPage() {
+  const [pathname] = useLocation();
+  const route = matchPageRoute(pathname);
+  return <RoutePage key={route.path} route={route} />;
 }
 
 function PageLoader() {
@@ -37,16 +45,12 @@ export function App() {
   return (
     <PageRedirects>
       <RequestProvider>
-        <Suspense fallback={<PageLoader />}>
-          <RequestSync />
-          <Routes>
-            <Route path="/" element={<RedirectToLogin />} />
-            {pageRoutes.map((route) => (
-              <Route key={route.path} path={route.path} element={<RoutePage route={route} />} />
-            ))}
-            <Route path="*" element={<RoutePage route={notFoundRoute} />} />
-          </Routes>
-        </Suspense>
+        <NavigationTracker>
+          <Suspense fallback={<PageLoader />}>
+            <RequestSync />
+            <CurrentPage />
+          </Suspense>
+        </NavigationTracker>
       </RequestProvider>
     </PageRedirects>
   );

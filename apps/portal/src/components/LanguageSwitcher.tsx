@@ -1,6 +1,6 @@
 import { LANGUAGES, type Language } from '@concierge/contracts';
 import { Anchor, Group } from '@mantine/core';
-import { useLocation } from 'react-router';
+import { useLocation, useSearch } from 'wouter';
 import { useTranslation } from '../i18n/use-translation';
 
 /** Each language in its own name: a tenant finds theirs whatever language the page is in. */
@@ -18,7 +18,8 @@ const LANGUAGE_NAMES: Record<Language, string> = {
  */
 export function LanguageSwitcher() {
   const { t, language: pageLanguage } = useTranslation();
-  const { pathname, search } = useLocation();
+  const [pathname] = useLocation();
+  const search = useSearch();
   const hrefFor = (language: Language) => {
     const query = new URLSearchParams(search);
     // The provider's own description is never shown (spec §8), so it need not travel either.

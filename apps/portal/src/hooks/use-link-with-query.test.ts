@@ -7,22 +7,16 @@ describe('linkWithQuery', () => {
   );
 
   it('keeps the query but not the error of the page it came with', () => {
-    expect(linkWithQuery('/login', current)).toEqual({
-      pathname: '/login',
-      search: '?subdomain=demo&requestId=r1&email=a%40b.ch',
-    });
+    expect(linkWithQuery('/login', current)).toBe('/login?subdomain=demo&requestId=r1&email=a%40b.ch');
   });
 
   it('sets and leaves out parameters on request', () => {
     expect(
       linkWithQuery('/x', current, { omit: ['email', 'requestId'], set: { email: undefined, a: '1' } }),
-    ).toEqual({
-      pathname: '/x',
-      search: '?subdomain=demo&a=1',
-    });
+    ).toBe('/x?subdomain=demo&a=1');
   });
 
-  it('gives an empty search for an empty query', () => {
-    expect(linkWithQuery('/login', new URLSearchParams())).toEqual({ pathname: '/login', search: '' });
+  it('gives the path alone for an empty query', () => {
+    expect(linkWithQuery('/login', new URLSearchParams())).toBe('/login');
   });
 });

@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from 'wouter';
 
 /** Query values that belong to the page that received them and must not follow the visitor. */
 const PAGE_OWN_PARAMETERS = ['error', 'error_description'];
@@ -24,10 +24,10 @@ export function linkWithQuery(
   pathname: string,
   current: URLSearchParams,
   { set = {}, omit = [] }: LinkWithQueryOptions = {},
-): { pathname: string; search: string } {
+): string {
   const params = new URLSearchParams(current);
   for (const name of [...PAGE_OWN_PARAMETERS, ...omit]) params.delete(name);
   for (const [name, value] of Object.entries(set)) if (value !== undefined) params.set(name, value);
   const search = params.toString();
-  return { pathname, search: search ? `?${search}` : '' };
+  return search ? `${pathname}?${search}` : pathname;
 }

@@ -1,6 +1,7 @@
 import type { Language, PageSignInRequest } from '@concierge/contracts';
 import { render } from '@testing-library/react';
-import { MemoryRouter, useLocation } from 'react-router';
+import { Router, useLocation, useSearch } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
 import { App } from '../app/App';
 import { Root } from '../app/Root';
 import { matchPageRoute } from '../app/routes';
@@ -9,8 +10,9 @@ import { testConfig, testTenant } from './fixtures';
 
 /** Where the router is now: what the address bar would show (path and query). */
 function LocationProbe({ onLocation }: { onLocation: (url: string) => void }) {
-  const location = useLocation();
-  onLocation(`${location.pathname}${location.search}`);
+  const [pathname] = useLocation();
+  const search = useSearch();
+  onLocation(search ? `${pathname}?${search}` : pathname);
   return null;
 }
 
@@ -31,14 +33,14 @@ export async function renderPage(
       state={{ config: testConfig, tenant, language, messages: locales[language], signInRequest }}
       themeStylesInHead={false}
     >
-      <MemoryRouter initialEntries={[url]}>
+      <Router hook={memoryLocation({ path: url }).hook}>
         <App />
         <LocationProbe
           onLocation={(location) => {
             current = location;
           }}
         />
-      </MemoryRouter>
+      </Router>
     </Root>,
   );
   return { ...rendered, currentUrl: () => current };

@@ -10,7 +10,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from 'wouter';
 import { type RequestEvent, type RequestState, requestReducer } from './request-state';
 
 /** What the server rendered the page with (page-state.ts): the request it checked, and tenant info. */

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from 'wouter';
 import { useTenant } from '../../config/tenant';
 import { useRequestStore } from './RequestContext';
 

@@ -1,5 +1,5 @@
 import { Anchor, Button, Stack, TextInput } from '@mantine/core';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'wouter';
 import { ErrorMessage } from '../../components/Feedback';
 import { PasswordField } from '../../components/PasswordField';
 import { linkWithQuery } from '../../hooks/use-link-with-query';

@@ -1,6 +1,6 @@
 import { type LoginErrorCode, toLoginErrorCode } from '@concierge/contracts';
 import { useRef } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from 'wouter';
 import { fetchFailedLoginCounter } from '../../api/failed-login-counter';
 import { checkUserExistence } from '../../api/provider';
 import { rememberCounterBeforeAttempt } from '../../app/session-params';

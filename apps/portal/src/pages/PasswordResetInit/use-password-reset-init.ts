@@ -1,5 +1,5 @@
 import { normaliseEmail } from '@concierge/contracts';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from 'wouter';
 import { passwordResetInitErrorKey } from '../../api/error-keys';
 import { initiatePasswordReset } from '../../api/portal-api';
 import { useRequestContext } from '../../app/sign-in-request/RequestContext';

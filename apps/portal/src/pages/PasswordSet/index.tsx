@@ -1,7 +1,7 @@
 import { listedSpecialCharacters } from '@concierge/contracts';
 import { Anchor, Button, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { Layout } from '../../app/Layout';
 import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
 import { PasswordField } from '../../components/PasswordField';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'wouter';
 import { passwordSetErrorKey } from '../../api/error-keys';
 import { setNewPassword } from '../../api/portal-api';
 import { useTenant } from '../../config/tenant';
@@ -28,7 +28,7 @@ export const RESET_LINK_PARAMETERS = ['rprq', 'exchangeId', 'exchangeid'];
 
 export function usePasswordSet() {
   const tenant = useTenant();
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   const [searchParams] = useSearchParams();
   const parameter = (...names: readonly string[]) =>
     names.map((name) => searchParams.get(name)?.trim() ?? '').find(Boolean) ?? '';

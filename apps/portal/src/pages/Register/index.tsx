@@ -1,5 +1,5 @@
 import { Anchor, Stack, Text } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { Layout } from '../../app/Layout';
 import { SuccessMessage } from '../../components/Feedback';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';

@@ -1,5 +1,5 @@
 import { normaliseEmail, normaliseRegistrationCode } from '@concierge/contracts';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from 'wouter';
 import { registerErrorKey } from '../../api/error-keys';
 import { registerUser } from '../../api/portal-api';
 import { useTenant } from '../../config/tenant';

@@ -1,5 +1,5 @@
 import { normaliseEmail } from '@concierge/contracts';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from 'wouter';
 import { temporaryFailureKey } from '../../api/error-keys';
 import { resendActivationEmail } from '../../api/portal-api';
 import { validateEmail } from '../../hooks/field-validators';

@@ -1,6 +1,6 @@
 import { Anchor, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { Layout } from '../../app/Layout';
 import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from 'wouter';
 import { type VerificationErrorKey, verificationErrorKey } from '../../api/error-keys';
 import { activateUserAccount } from '../../api/portal-api';
 import { useDropQueryParameters } from '../../hooks/use-drop-query-parameters';
