@@ -135,6 +135,29 @@ describe('server-rendered pages', () => {
     expect(asset.headers['cache-control']).toContain('immutable');
   });
 
+  it('sends a script only the headers a browser applies to a script, and its page all of them', async () => {
+    const page = await server.app.inject({ url: '/login' });
+    const script = /<script type="module" src="([^"]+)"/.exec(page.body)?.[1];
+    const asset = await server.app.inject({ url: script! });
+    expect(asset.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'cross-origin-resource-policy': 'same-origin',
+      'referrer-policy': 'no-referrer',
+    });
+    for (const documentOnly of [
+      'content-security-policy',
+      'x-frame-options',
+      'permissions-policy',
+      'origin-agent-cluster',
+    ]) {
+      expect(asset.headers, documentOnly).not.toHaveProperty(documentOnly);
+      expect(page.headers, documentOnly).toHaveProperty(documentOnly);
+    }
+    // the name carries the content's hash: nothing to revalidate
+    expect(asset.headers).not.toHaveProperty('etag');
+    expect(asset.headers).not.toHaveProperty('last-modified');
+  });
+
   it.each([
     '/password-set?requestId=r&rprq=x&exchangeid=y',
     '/register',

@@ -9,7 +9,7 @@ import type { ServerTables } from './db/schema';
 import { installDrain } from './http/drain';
 import { installErrorHandler } from './http/errors';
 import { answerFrameworkError, installSafeTextGuard } from './http/safe-text-guard';
-import { securityHeaders, securityHeadersOf } from './http/security-headers';
+import { ASSETS_PREFIX, securityHeaders, securityHeadersOf } from './http/security-headers';
 import type { MailTransport } from './mail/mail-transport';
 import { installServerRequestLog, serverLoggerOptions } from './observability/logging';
 import { ServerMetrics } from './observability/metrics';
@@ -150,10 +150,13 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
     root: `${deps.portal.clientDir}/assets`,
     // The build wrote .br and .gz beside each text asset (apps/portal/scripts/precompress.mjs).
     preCompressed: true,
-    prefix: '/assets/',
-    // File names carry a content hash: they never change.
+    prefix: ASSETS_PREFIX,
+    // File names carry a content hash: they never change, so a validator or a range has no use.
     immutable: true,
     maxAge: '365d',
+    etag: false,
+    lastModified: false,
+    acceptRanges: false,
     index: false,
     wildcard: false,
   });

@@ -8,6 +8,26 @@ import type { ServerConfig } from '../config';
 /** Powerful features a sign-in page never needs; helmet has no setting for this header. */
 export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=()';
 
+/** Where the build's hashed files are served (app.ts): scripts and stylesheets, never a document. */
+export const ASSETS_PREFIX = '/assets/';
+
+/**
+ * What a script or a stylesheet keeps of the headers: the ones a browser applies to such a file —
+ * no sniffing it as something else, no loading it from another site's page, no Referer for what a
+ * stylesheet fetches, HTTPS only. The policy, framing, DNS-prefetch, permission and download headers
+ * apply to documents alone: on each of a page's ten script files they were 0.6 KiB of nothing, about
+ * 6 KiB of what /login transfers over HTTP/1.1 (docs/decisions.md, "/login on a tenant's phone").
+ */
+const ASSET_HELMET_OPTIONS = {
+  contentSecurityPolicy: false,
+  frameguard: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+} satisfies FastifyHelmetOptions;
+
 /** Each server's header set, for the answers Fastify gives before any hook runs (framework-errors.ts). */
 const headerSets = new WeakMap<FastifyInstance, OutgoingHttpHeaders>();
 
@@ -48,12 +68,20 @@ export async function securityHeaders(
     crossOriginOpenerPolicy: false,
     hsts: config.portalUrl.startsWith('https:') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   } satisfies FastifyHelmetOptions;
+  // Before helmet's own onRoute hook, which turns a route's `helmet` option into its settings.
+  app.addHook('onRoute', (route) => {
+    if (isAsset(route.url)) route.helmet = ASSET_HELMET_OPTIONS;
+  });
   await app.register(fastifyHelmet, options);
   // On the raw response, as helmet does: every answer gets it, whatever its route does with the reply.
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.raw.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isAsset(request.routeOptions.url)) reply.raw.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
   });
   headerSets.set(app, headersOf(options));
+}
+
+function isAsset(routeUrl: string | undefined): boolean {
+  return routeUrl?.startsWith(ASSETS_PREFIX) === true;
 }
 
 /**
