@@ -179,3 +179,14 @@ function sourceFiles(folder: string): string[] {
     return /\.tsx?$/.test(name) ? [path] : [];
   });
 }
+
+describe('moving to another page inside the browser (WCAG 2.4.3)', () => {
+  it('leaves the focus where the browser puts it on the page load, and gives the next page’s heading the focus', async () => {
+    stubFetch(provider);
+    await renderPage('/login?subdomain=demo&requestId=r1');
+    const signIn = await screen.findByRole('heading', { level: 1, name: 'Sign in' });
+    expect(signIn).not.toHaveFocus();
+    await userEvent.click(screen.getByRole('link', { name: 'Forgot your password or account locked?' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Forgot password' })).toHaveFocus();
+  });
+});
