@@ -1,4 +1,3 @@
-import { expect, type Page, test } from '@playwright/test';
 import {
   axeViolations,
   expectNoAxeViolations,
@@ -11,6 +10,7 @@ import { createInvitation, createRegistrationCode } from './support/admin';
 import { expectSignedIn } from './support/flows';
 import { linkFromLatestMail } from './support/mail';
 import { demoTenants } from './support/tenants';
+import { expect, type Page, test } from './support/test';
 import { urls } from './support/urls';
 import { DEMO_USER, uniqueEmail } from './support/users';
 

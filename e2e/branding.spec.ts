@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
 import { demoTenants } from './support/tenants';
+import { expect, type Page, test } from './support/test';
 import { urls } from './support/urls';
 
 // Kept as test artefacts: one look at each brand in two languages.

@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
 import { createInvitation, createRegistrationCode } from './support/admin';
 import { authorizationUrl, expectSignedIn, submitLogin } from './support/flows';
+import { expect, type Page, test } from './support/test';
 import { urls } from './support/urls';
 import { DEMO_USER, uniqueEmail } from './support/users';
 

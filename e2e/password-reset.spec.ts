@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test';
 import { expectSignedIn, startSignIn, submitLogin } from './support/flows';
 import { linkFromLatestMail } from './support/mail';
+import { expect, test } from './support/test';
 import { urls } from './support/urls';
 import { createUser, createVerifiedUser } from './support/users';
 

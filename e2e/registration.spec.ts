@@ -1,8 +1,8 @@
-import { expect, type Page, test } from '@playwright/test';
 import { axeViolations } from './support/accessibility';
 import { createInvitation, createRegistrationCode } from './support/admin';
 import { expectSignedIn, startSignIn, submitLogin } from './support/flows';
 import { linkFromLatestMail } from './support/mail';
+import { expect, type Page, test } from './support/test';
 import { urls } from './support/urls';
 import { uniqueEmail } from './support/users';
 

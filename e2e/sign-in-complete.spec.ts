@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { authorizationUrl, expectSignedIn, startSignIn, submitLogin } from './support/flows';
+import { expect, test } from './support/test';
 import { urls } from './support/urls';
 import { createUser, createVerifiedUser, DEMO_USER, ROLES_CLIENT_ID } from './support/users';
 

@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test';
 import { axeViolations } from './support/accessibility';
 import { authorizationUrl, startSignIn } from './support/flows';
+import { expect, test } from './support/test';
 import { urls } from './support/urls';
 import { createVerifiedUser, DEMO_USER } from './support/users';
 
