@@ -165,9 +165,10 @@ describe('the lock after three failures, and the reset that lifts it', () => {
       expect(back.searchParams.get('subdomain')).toBe('demo');
       expect(await counterAfter(email, expected - 1)).toBe(expected);
     }
-    await double.webhooksSettled();
-    // The double does not lock by itself: the DECLINED is the server's.
+    // The page says "locked" only once cidaas has the lock, so the next attempt meets it. The
+    // double does not lock by itself: the DECLINED is the server's.
     expect(double.user(email)).toMatchObject({ userStatus: 'DECLINED' });
+    await double.webhooksSettled();
     double.variants.webhookDelayMs = 0;
     const refused = await signInAtCidaas(email, STRONG_PASSWORD);
     expect(refused.searchParams.get('error')).toBe('invalid_username_password');

@@ -29,6 +29,16 @@ export async function requestAccountLock(
     .execute();
 }
 
+/** Whether a lock was asked for the account and the provider does not have it yet. */
+export async function isLockPending(db: Kysely<ServerTables>, email: string): Promise<boolean> {
+  const lock = await db
+    .selectFrom('account_locks')
+    .select('state')
+    .where('email', '=', email)
+    .executeTakeFirst();
+  return lock?.state === 'pending';
+}
+
 /** Locks the account at the provider if a lock is pending for it; a failure leaves it pending. */
 export async function applyAccountLock(deps: AccountLockDeps, email: string): Promise<void> {
   const { db, provider, log } = deps;

@@ -47,6 +47,36 @@ describe('GET /user-login-failed-counter', () => {
     }
   });
 
+  it('says "locked" after an attempt only once the provider has the lock, or when the wait is over', async () => {
+    const failedThrice = async (email: string) => {
+      await server.db
+        .insertInto('failed_login_counters')
+        .values({ tenant: 'demo', email, counter: 3, updated_at: new Date() })
+        .execute();
+      await server.db
+        .insertInto('account_locks')
+        .values({ email, sub: null, state: 'pending', requested_at: new Date() })
+        .execute();
+    };
+    const afterTheThird = (email: string) => ask(`subdomain=demo&email=${encodeURIComponent(email)}&after=2`);
+
+    // The webhook sets the lock while the page asks: the answer comes once it holds.
+    await failedThrice('locking@example.ch');
+    const asked = afterTheThird('locking@example.ch');
+    await server.db
+      .updateTable('account_locks')
+      .set({ state: 'locked', sub: 'sub-2', locked_at: new Date() })
+      .where('email', '=', 'locking@example.ch')
+      .execute();
+    expect((await asked).json()).toEqual([{ counter: 3 }]);
+
+    // The provider never took it (the lock job retries): "locked" all the same, after the wait.
+    await failedThrice('lock-pending@example.ch');
+    const started = Date.now();
+    expect((await afterTheThird('lock-pending@example.ch')).json()).toEqual([{ counter: 3 }]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(5000);
+  }, 20_000);
+
   it('compares the e-mail normalised', async () => {
     const response = await ask(`subdomain=demo&email=${encodeURIComponent('  Anna@Example.CH ')}`);
     expect(response.json()).toEqual([{ counter: 2 }]);

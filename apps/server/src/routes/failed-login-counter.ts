@@ -6,6 +6,7 @@ import {
 import type { Kysely } from '@concierge/database';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
+import { isLockPending } from '../accounts/account-locks';
 import { LOCKED_COUNTER, readFailedLoginCounter } from '../accounts/failed-login-counters';
 import type { ServerTables } from '../db/schema';
 import { AppError } from '../http/errors';
@@ -72,16 +73,24 @@ async function counterRoute(app: FastifyInstance, { db, registry, portalOrigin }
 const EVENT_WAIT_MS = 5000;
 const EVENT_POLL_MS = 200;
 
-/** The counter, once it has moved past `after` (or is locked), or as it is after the wait. */
+/**
+ * The counter after the page's attempt: once it has moved past `after`, or as it is after the wait.
+ * "Locked" waits too, until the provider has the lock: the third failure's webhook counts it and
+ * then sets the lock (cidaas-webhook/provider-events.ts), and a page that said "locked" in between
+ * let the right password sign in on the next try (seen on a busy machine).
+ */
 async function counterAfter(
   db: Kysely<ServerTables>,
   query: { tenant: string; email: string; after: number | undefined },
 ): Promise<number> {
   const deadline = Date.now() + EVENT_WAIT_MS;
   let counter = await readFailedLoginCounter(db, query.tenant, query.email);
-  const isWaiting = () =>
-    query.after !== undefined && counter <= query.after && counter < LOCKED_COUNTER && Date.now() < deadline;
-  while (isWaiting()) {
+  const isWaiting = async () => {
+    if (query.after === undefined || Date.now() >= deadline) return false;
+    if (counter < LOCKED_COUNTER) return counter <= query.after;
+    return isLockPending(db, query.email);
+  };
+  while (await isWaiting()) {
     await new Promise((resolve) => setTimeout(resolve, EVENT_POLL_MS));
     counter = await readFailedLoginCounter(db, query.tenant, query.email);
   }
