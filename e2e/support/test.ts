@@ -26,21 +26,18 @@ async function clearStorage({ context, anchor }: KeptContext) {
 }
 
 /**
- * Playwright's `test`, its `context` kept across a worker's tests instead of made anew for each.
+ * Playwright's `test`, its `context` kept across a worker's tests instead of made anew for each
+ * (docs/decisions.md, "A browser-test worker keeps its browser context"): a new context and its
+ * first page load cost Chromium about twice the CPU of a new page in a context that already holds a
+ * page of the same site, whose renderer process the new page joins, and the browser tests are
+ * CPU-bound.
  *
- * Why: the browser tests are CPU-bound on this 2-core machine, and most are a few page loads long.
- * A new context, its page and one /login load cost 1.1–1.7 CPU-seconds (a renderer process for the
- * blank page, then another for the portal, each started cold); a new page and the same load in a
- * context that already holds a page of the same site 0.6–0.7, as the new page joins that page's
- * renderer process. Measured over the whole run: 304 s of test time and 166 s of wall time before,
- * 247 s and 134 s after.
- *
- * What a test still gets alone: its own page (so its own sessionStorage, listeners and routes, the
- * page fixture being made anew), no cookies (the provider's session and the portal's are cleared
- * after every test), no granted permissions and no routes. Listeners, headers and emulation set on a
- * context are not undone: a test that needs those makes a context of its own. What it shares: the HTTP cache (the scripts are
- * content-addressed, so a kept copy is the one the server would send) and the renderer process.
- * A retry gets a context of its own, as Playwright makes it, so its trace is complete.
+ * What a test still gets alone: its own page (its sessionStorage, listeners and routes go with it),
+ * and, cleared after every test, the cookies (the provider's session and the portal's), granted
+ * permissions, the context's routes and what the origins stored. What it shares: the HTTP cache
+ * (the scripts are content-addressed) and the renderer process. Listeners, headers and emulation
+ * set on a context are not undone, and only the options named below choose the context: a test
+ * that needs more makes a context of its own. A retry gets a fresh context, so its trace is whole.
  */
 export const test = base.extend<object, { keptContexts: Map<string, KeptContext> }>({
   keptContexts: [
@@ -56,6 +53,7 @@ export const test = base.extend<object, { keptContexts: Map<string, KeptContext>
     use,
     testInfo,
   ) => {
+    // The context options the specs set (config and test.use): they choose the kept context.
     const options = { locale, viewport, javaScriptEnabled, hasTouch, isMobile };
     if (testInfo.retry > 0) {
       const fresh = await browser.newContext(options);
