@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildNodeApps } from './build-node-apps.mjs';
+import { freePort } from './free-port.mjs';
 import {
   DEFAULT_PORTS,
-  freePort,
   freePorts,
   launch,
   mailCatcherProcess,

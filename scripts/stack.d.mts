@@ -76,7 +76,6 @@ export function waitUntilReady(
   /** The end of what the process printed, for the error when it exits while starting. */
   output?: () => string,
 ): Promise<void>;
-export function freePort(): Promise<number>;
 export function freePorts(): Promise<StackPorts>;
 export function startStack(options?: {
   ports?: StackPorts;

@@ -5,11 +5,11 @@
 // their sources are rebuilt first. Plain JavaScript, so that it runs before anything is built.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildNodeApps, nodeArguments } from './build-node-apps.mjs';
 import { startEmbeddedPostgres } from './embedded-postgres.mjs';
+import { freePort } from './free-port.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SHIPPED_TENANTS = join(root, 'tenants');
@@ -75,17 +75,6 @@ export const DEFAULT_PORTS = {
 };
 
 /** Asks the OS for a free port on loopback. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {import('node:net').AddressInfo} */ (probe.address());
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 export async function freePorts() {
   return {
     server: await freePort(),

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from './embedded-postgres.mjs';
-import { freePort } from './stack.mjs';
+import { freePort } from './free-port.mjs';
 
 export default async function setup() {
   if (process.env.DATABASE_URL) return undefined;
