@@ -160,11 +160,15 @@ describe('the terms dialog', () => {
     stubPortalApi('register-user', { success: true, status: 200, data: { sub: 'sub-1' } });
     await renderPage('/register');
     await userEvent.click(screen.getByRole('button', { name: 'Read the terms of use' }));
-    const dialog = await screen.findByRole('dialog');
-    expect(dialog).toHaveAccessibleName('Terms of use');
-    const description = dialog.getAttribute('aria-describedby');
-    expect(description).toBeTruthy();
-    const text = document.getElementById(description!)!.textContent!;
+    // Mantine names and describes the dialog once its title and body have mounted, an effect after
+    // the dialog itself: a slow run found the dialog a moment before its name.
+    const dialog = await screen.findByRole('dialog', { name: 'Terms of use' });
+    const description = await waitFor(() => {
+      const id = dialog.getAttribute('aria-describedby');
+      expect(id).toBeTruthy();
+      return id!;
+    });
+    const text = document.getElementById(description)!.textContent!;
     expect(text.length).toBeLessThan(300);
     expect(text).toContain('These terms of use');
     // the terms themselves are still all there
