@@ -74,7 +74,7 @@ export const DEFAULT_PORTS = {
   postgres: 8432,
 };
 
-/** Asks the OS for a free port on loopback. */
+/** A free port for each app of a run (free-port.mjs). */
 export async function freePorts() {
   return {
     server: await freePort(),
