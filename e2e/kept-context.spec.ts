@@ -8,11 +8,17 @@ test.describe.configure({ mode: 'serial' });
 
 let contextOfTheFirst: BrowserContext | undefined;
 
-test('a test leaves a cookie, stored data and a granted permission behind', async ({ page, context }) => {
+const ROUTED = '/left-behind-by-a-route';
+
+test('a test leaves a cookie, stored data, a granted permission and a route behind', async ({
+  page,
+  context,
+}) => {
   contextOfTheFirst = context;
   await page.goto(`${urls.portal}/login?subdomain=demo`);
   await context.addCookies([{ name: 'left-behind', value: '1', url: urls.portal }]);
   await context.grantPermissions(['clipboard-read'], { origin: urls.portal });
+  await context.route(`**${ROUTED}`, (route) => route.fulfill({ status: 200, body: 'routed' }));
   await page.evaluate(() => {
     localStorage.setItem('left-behind', '1');
     sessionStorage.setItem('left-behind', '1');
@@ -32,4 +38,5 @@ test('the next test finds none of it, in the same context', async ({ page, conte
       async () => (await navigator.permissions.query({ name: 'clipboard-read' as PermissionName })).state,
     ),
   ).not.toBe('granted');
+  expect((await page.goto(`${urls.portal}${ROUTED}`))?.status()).toBe(404);
 });
