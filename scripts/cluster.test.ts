@@ -163,11 +163,12 @@ describe('what the instances share in PostgreSQL', () => {
     const requestId = ((await generated.json()) as { data: { requestId: string } }).data.requestId;
     const counter = async () =>
       (
-        await query<{ counter: number }>(
-          `select counter from concierge.failed_login_counters where tenant = 'demo' and email = $1`,
+        await query<{ counter: string }>(
+          `select count(*) as counter from concierge.account_failures f join concierge.account_protection a
+             on a.email = f.email where f.email = $1 and f.occurred_at > a.counted_since`,
           [DEMO.email],
         )
-      )[0]?.counter ?? 0;
+      ).map((row) => Number(row.counter))[0] ?? 0;
     for (let attempt = 1; attempt <= 3; attempt += 1) {
       const answer = await fetch(`${cluster.urls.provider}/login-srv/login`, {
         method: 'POST',
@@ -188,7 +189,10 @@ describe('what the instances share in PostgreSQL', () => {
     const lock = await waitFor(
       'the lock',
       () =>
-        query<{ state: string }>('select state from concierge.account_locks where email = $1', [DEMO.email]),
+        query<{ state: string }>(
+          'select lock_state as state from concierge.account_protection where email = $1',
+          [DEMO.email],
+        ),
       (rows) => rows[0]?.state === 'locked',
     );
     expect(lock).toHaveLength(1);

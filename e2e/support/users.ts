@@ -76,10 +76,11 @@ export async function createUser(
   const body = (await registered.json()) as { success: boolean; data?: { sub: string } };
   if (!body.success || !body.data) throw new Error(`register: ${JSON.stringify(body)}`);
   if (options.activated ?? true) {
-    const verified = await fetch(`${urls.provider}/users-srv/user/profile/${body.data.sub}`, {
+    // cidaas's documented admin update (provider-protocol.md).
+    const verified = await fetch(`${urls.provider}/user-srv/users/${body.data.sub}`, {
       method: 'PUT',
       headers,
-      body: JSON.stringify({ email_verified: true }),
+      body: JSON.stringify({ userData: { provider: 'self', email_verified: true } }),
     });
     if (!verified.ok) throw new Error(`mark e-mail verified: HTTP ${verified.status}`);
   }

@@ -14,7 +14,7 @@ import { deleteSettledMessages } from './outbox/outbox';
 import { OutboxRelay } from './outbox/outbox-relay';
 import type { RetrySchedule } from './outbox/retry-schedule';
 import { deleteOldResetRequests } from './reset/reset-requests';
-import { adminUserRoutes } from './routes/admin-users';
+import { adminUserRoutes, selfServiceProfileRoutes } from './routes/admin-users';
 import { AUTHZ_REQUEST_PREFIX, authzGenerateRoutes } from './routes/authz-generate';
 import { checkSessionRoutes } from './routes/check-session';
 import { CIDAAS_CODES } from './routes/cidaas-codes';
@@ -109,6 +109,7 @@ export async function createProviderApp(
   await app.register(publicInfoRoutes, { ...deps, prefix: PUBLIC_PREFIX });
   await app.register(registerRoutes, deps);
   await app.register(adminUserRoutes, deps);
+  await app.register(selfServiceProfileRoutes, deps);
   await app.register(userLookupRoutes, deps);
   await app.register(passwordResetRoutes, deps);
   await app.register(oidcForwardRoutes, deps);

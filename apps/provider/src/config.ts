@@ -12,7 +12,14 @@ export const DEV_WEBHOOK_API_KEY = 'concierge-dev-webhook-key';
  * server's one provider client can send the same request to cidaas and to this stand-in. The admin
  * API itself only checks that the token belongs to the admin client (see routes/admin-auth.ts).
  */
-export const ADMIN_SCOPES = ['cidaas:register', 'cidaas:users_read', 'cidaas:users_write'] as const;
+export const ADMIN_SCOPES = [
+  'cidaas:register',
+  'cidaas:users_read',
+  'cidaas:users_write',
+  'cidaas:users_search',
+  'cidaas:userupdate',
+  'cidaas:fds_settings_write',
+] as const;
 
 const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
 

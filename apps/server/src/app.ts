@@ -3,6 +3,7 @@ import type { Kysely } from '@concierge/database';
 import { clientErrorHandler, installHttpMetrics, type LogSettings } from '@concierge/observability';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { CounterWatch } from './accounts/protection/counter-watch';
 import { createBackgroundJobs } from './background-jobs';
 import type { ServerConfig } from './config';
 import type { ServerTables } from './db/schema';
@@ -110,9 +111,12 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
     webhook: config.webhook,
     metrics,
   });
+  const counterWatch = new CounterWatch(deps.db);
+  app.addHook('onClose', async () => counterWatch.close());
   await app.register(failedLoginCounterRoute, {
     db: deps.db,
     registry: deps.registry,
+    counterWatch,
     portalOrigin: config.portalUrl,
   });
   await app.register(passwordResetRoutes, {

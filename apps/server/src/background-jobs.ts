@@ -1,6 +1,6 @@
 import { loggableError } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
-import { applyPendingAccountLocks } from './accounts/account-locks';
+import { applyRequestedLocks } from './accounts/protection/lock-applier';
 import type { MailTransport } from './mail/mail-transport';
 import { MailOutboxWorker } from './outbox/outbox-worker';
 import {
@@ -12,6 +12,8 @@ import {
 
 const OUTBOX_INTERVAL_MS = 2000;
 const RECONCILE_INTERVAL_MS = 30_000;
+// A lock whose first try failed is tried again soon: until it lands, the right password signs in.
+const LOCK_RETRY_INTERVAL_MS = 5000;
 
 /**
  * The server's work that no request waits for: sending the outbox, settling pending registrations
@@ -37,6 +39,8 @@ export function createBackgroundJobs(
   const log = deps.log.child({ job: 'background' });
   const outbox = new MailOutboxWorker({ db: deps.db, transport: deps.mailTransport, log });
   let timer: NodeJS.Timeout | undefined;
+  let lockTimer: NodeJS.Timeout | undefined;
+  let applyingLocks: Promise<unknown> | undefined;
   let reconciling: Promise<ReconcileResult> | undefined;
   const reconcile = (olderThanSeconds = RECONCILE_AFTER_SECONDS) => {
     // A slow run is joined, not overtaken by the next one.
@@ -55,18 +59,26 @@ export function createBackgroundJobs(
         reconcile().catch((error: unknown) =>
           log.warn({ err: loggableError(error) }, 'reconciling registrations failed'),
         );
-        // A lock whose provider call failed when it was asked for (accounts/account-locks.ts).
-        applyPendingAccountLocks({ db: deps.db, provider: deps.provider, log }).catch((error: unknown) =>
-          log.warn({ err: loggableError(error) }, 'applying account locks failed'),
-        );
       }, RECONCILE_INTERVAL_MS);
       timer.unref();
+      // A lock whose provider call failed when it was asked for (accounts/protection/lock-applier.ts).
+      lockTimer = setInterval(() => {
+        applyingLocks ??= applyRequestedLocks({ db: deps.db, provider: deps.provider, log })
+          .catch((error: unknown) => log.warn({ err: loggableError(error) }, 'applying account locks failed'))
+          .finally(() => {
+            applyingLocks = undefined;
+          });
+      }, LOCK_RETRY_INTERVAL_MS);
+      lockTimer.unref();
     },
     async stop() {
       clearInterval(timer);
+      clearInterval(lockTimer);
       timer = undefined;
+      lockTimer = undefined;
       await outbox.stop();
       await reconciling?.catch(() => undefined);
+      await applyingLocks;
     },
   };
 }

@@ -1,17 +1,20 @@
 import { type Kysely, loggableError } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
+import { pruneAccountProtection } from './accounts/protection/account-row';
 import type { ServerTables } from './db/schema';
-import { pruneProcessedWebhookEvents } from './failed-logins/apply-webhook-event';
 import { pruneRateLimits } from './http/rate-limit';
 import { pruneResetRequests } from './password-reset/reset-requests';
 import { pruneSignInRequests } from './tenants/sign-in-requests';
 
 const HOUSEKEEPING_INTERVAL_MS = 5 * 60 * 1000;
 
-/** Drops what has served its purpose: old rate-limit windows, event ids, reset and sign-in requests. */
+/**
+ * Drops what has served its purpose: old rate-limit windows, event ids, failures that no longer
+ * count, reset and sign-in requests.
+ */
 export async function runHousekeeping(db: Kysely<ServerTables>): Promise<void> {
   await pruneRateLimits(db);
-  await pruneProcessedWebhookEvents(db);
+  await pruneAccountProtection(db);
   await pruneResetRequests(db);
   await pruneSignInRequests(db);
 }

@@ -8,10 +8,12 @@
  *   they set a new password), `email` and `username` (the login page's prefilled e-mail);
  * - OIDC (the embedded provider): `code` (an authorization code), `code_verifier`, `id_token_hint`,
  *   `login_hint`, `access_token`, `refresh_token`, `token`, `client_secret`;
- * - `password`, `confirmpassword`, should a form ever be sent as a query.
+ * - `password`, `confirmpassword`, should a form ever be sent as a query;
+ * - `sub` and `q` (its masked form): cidaas names the account on a known user's failed sign-in
+ *   (recorded), which would tell from a log line which typed e-mail has an account.
  *
  * Not secret, and kept for following a request through the logs: `subdomain`, `requestId` (a sign-in
- * request: it names the client, but signs nobody in without the password), `error`, `lang`, `sub`.
+ * request: it names the client, but signs nobody in without the password), `error`, `lang`.
  */
 export const SECRET_QUERY_PARAMETERS: readonly string[] = [
   'registrationcode',
@@ -32,6 +34,8 @@ export const SECRET_QUERY_PARAMETERS: readonly string[] = [
   'client_secret',
   'password',
   'confirmpassword',
+  'sub',
+  'q',
 ];
 
 const SECRET_NAMES = new Set(SECRET_QUERY_PARAMETERS);

@@ -14,7 +14,7 @@ export function isKnownWebhookEventType(value: string): value is WebhookEventTyp
   return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
 }
 
-/** What the embedded provider sends; cidaas sends more fields, which the schema below lets through. */
+/** What the embedded provider sends; cidaas sends other fields, which the schema below reads too. */
 export interface WebhookEvent {
   /** Unique per event; delivery is at least once, so the receiver deduplicates by it. */
   id: string;
@@ -33,18 +33,31 @@ const optionalText = z
   .nullish()
   .transform((value) => value ?? undefined);
 
+/** A time as ISO 8601 or epoch milliseconds (cidaas's `createTime`): either form, as text. */
+const optionalTime = z
+  .union([z.string().max(100), z.number().finite()])
+  .nullish()
+  .transform((value) => (value === null || value === undefined ? undefined : String(value)));
+
 /**
- * Parses a webhook body tolerantly (a real cidaas tenant sends more, and other event types): only
- * `id` and `eventtype` are required; unknown fields are kept; null counts as absent. Check the type
- * with isKnownWebhookEventType and ignore the rest.
+ * Parses a webhook body tolerantly: only `eventtype` is required; unknown fields are kept; null counts
+ * as absent. The embedded provider sends `id`, `timestamp`, `client_id`, `sub` and `email`; the one
+ * body cidaas documents (cidaas-facts.md, "Webhooks") has `eventtype`, `createTime`, `client_id`,
+ * `tenantKey`, `actorId`, `objectId`, `objectType` and no `id`, `sub` or e-mail. Check the type with
+ * isKnownWebhookEventType and ignore the rest.
  */
 export const webhookEventSchema = z
   .object({
-    id: z.string().min(1).max(200),
+    id: optionalText.pipe(z.string().min(1).max(200).optional()),
     eventtype: z.string().min(1).max(100),
-    timestamp: optionalText,
+    timestamp: optionalTime,
+    createTime: optionalTime,
     client_id: optionalText,
     sub: optionalText,
+    userId: optionalText,
+    actorId: optionalText,
+    objectId: optionalText,
+    objectType: optionalText,
     email: optionalText,
   })
   .loose();

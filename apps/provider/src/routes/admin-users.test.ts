@@ -105,10 +105,11 @@ describe('admin API', () => {
     it.each([
       ['POST', '/users-srv/register'],
       ['POST', '/useractions-srv/userexistence'],
-      ['POST', '/users-srv/user/search'],
+      ['POST', '/user-srv/graph/users'],
       ['GET', `/users-srv/internal/userinfo/profile/${UNKNOWN_SUB}`],
       ['PATCH', '/user-srv/users/some-sub/status'],
-      ['PUT', '/users-srv/user/profile/some-sub'],
+      ['PUT', '/user-srv/users/some-sub'],
+      ['POST', '/fraud-detection-srv/unblock'],
     ])('%s %s answers 401', async (method, path) => {
       const body = method === 'GET' ? undefined : { email: 'x@example.com', status: 'VERIFIED' };
       for (const bearer of [null, 'not-a-token']) {
@@ -258,44 +259,91 @@ describe('admin API', () => {
       expect(await unknown.text()).toBe('');
     });
 
-    it('finds a user by e-mail as a list of one, or an empty list', async () => {
+    it('finds users by e-mail through the graph search, 204 when none, 400 for a malformed filter', async () => {
       const sub = await registeredUser('search@example.com');
-      const found = await call('POST', '/users-srv/user/search', { email: ' SEARCH@example.com' });
-      expect(await found.json()).toEqual({
-        success: true,
-        status: 200,
-        data: [{ sub, email: 'search@example.com', email_verified: false, userStatus: 'VERIFIED' }],
-      });
-      const none = await call('POST', '/users-srv/user/search', { email: 'nobody@example.com' });
-      expect(await none.json()).toEqual({ success: true, status: 200, data: [] });
-      const invalid = await call('POST', '/users-srv/user/search', {});
-      expect(await invalid.json()).toEqual(refusal(400, 10000));
+      const search = (fieldsFilter: unknown) =>
+        call('POST', '/user-srv/graph/users', {
+          fieldsFilter,
+          fields: 'sub userStatus system.email system.email_verified',
+          from: 0,
+          size: 10,
+          excludeUserCount: true,
+        });
+      const entry = {
+        sub,
+        userStatus: 'VERIFIED',
+        system: { email: 'search@example.com', email_verified: false },
+      };
+      for (const value of [[' SEARCH@example.com', 'other@example.com'], 'Search@Example.com']) {
+        const found = await search([{ field: 'email', value }]);
+        expect(found.status).toBe(200);
+        expect(await found.json()).toEqual({ success: true, status: 200, data: [entry] });
+      }
+      const none = await search([{ field: 'email', value: ['nobody@example.com'] }]);
+      expect(none.status).toBe(204);
+      expect(await none.text()).toBe('');
+      for (const malformed of [
+        undefined,
+        [],
+        [{ field: 'email' }],
+        [{ field: 'given_name', value: 'x' }],
+        [{ field: 'email', value: [42] }],
+      ]) {
+        const refused = await search(malformed);
+        expect(refused.status).toBe(400);
+        expect(await refused.json()).toEqual(refusal(400, 10000));
+      }
     });
 
-    it('tells the profile of a sub, leaving out unknown names, and 417 with 10301 for an unknown sub', async () => {
+    it('tells the profile of a sub nested as cidaas documents it, and 417 with 10301 for an unknown sub', async () => {
       const sub = await registeredUser('profile@example.com');
       const profile = await call('GET', `/users-srv/internal/userinfo/profile/${sub}`);
-      expect(await profile.json()).toEqual({
+      const body = (await profile.json()) as { data: { identity: { _id: string } } };
+      expect(body).toEqual({
         success: true,
         status: 200,
         data: {
-          sub,
-          email: 'profile@example.com',
-          email_verified: false,
-          userStatus: 'VERIFIED',
-          given_name: 'Anna',
-          family_name: 'Muster',
-          locale: 'fr',
+          userAccount: {
+            _id: sub,
+            sub,
+            userStatus: 'VERIFIED',
+            className: 'cidaas.user',
+            createdTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+            updatedTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          },
+          identity: {
+            _id: expect.stringMatching(
+              /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+            ),
+            sub,
+            email: 'profile@example.com',
+            email_verified: false,
+            given_name: 'Anna',
+            family_name: 'Muster',
+            locale: 'fr',
+            provider: 'self',
+          },
+          customFields: {},
+          roles: [],
+          groups: [],
         },
       });
+      // The identity id is stable and not the sub.
+      const again = (await (
+        await call('GET', `/users-srv/internal/userinfo/profile/${sub}`)
+      ).json()) as typeof body;
+      expect(again.data.identity._id).toBe(body.data.identity._id);
+      expect(body.data.identity._id).not.toBe(sub);
+
       const bare = await createUser(harness.database.db, { email: 'bare@example.com', password: PASSWORD });
       if (!bare.isCreated) throw new Error('user not created');
       const bareProfile = await call('GET', `/users-srv/internal/userinfo/profile/${bare.sub}`);
-      expect(((await bareProfile.json()) as { data: unknown }).data).toEqual({
+      expect(((await bareProfile.json()) as { data: { identity: unknown } }).data.identity).toEqual({
+        _id: expect.any(String),
         sub: bare.sub,
         email: 'bare@example.com',
         email_verified: true,
-        userStatus: 'VERIFIED',
+        provider: 'self',
       });
       const unknown = await call('GET', `/users-srv/internal/userinfo/profile/${UNKNOWN_SUB}`);
       expect(unknown.status).toBe(417);
@@ -303,14 +351,21 @@ describe('admin API', () => {
     });
   });
 
-  describe('PUT /users-srv/user/profile/:sub', () => {
+  describe('PUT /user-srv/users/:sub', () => {
     it('marks the e-mail verified, after which the self-registered user can sign in', async () => {
       const email = 'activate@example.com';
       const sub = await registeredUser(email);
       expect(await loginError(email, PASSWORD)).toBe('email_not_verified');
-      const response = await call('PUT', `/users-srv/user/profile/${sub}`, {
-        email_verified: true,
-        given_name: 'ignored',
+      const profile = (await (await call('GET', `/users-srv/internal/userinfo/profile/${sub}`)).json()) as {
+        data: { identity: { _id: string } };
+      };
+      const response = await call('PUT', `/user-srv/users/${sub}`, {
+        userData: {
+          provider: 'self',
+          identityId: profile.data.identity._id,
+          email_verified: true,
+          given_name: 'ignored',
+        },
       });
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ success: true, status: 200, data: { updated: true } });
@@ -321,8 +376,11 @@ describe('admin API', () => {
       });
       expect(await loginError(email, PASSWORD)).toBeNull();
       // Again, or without email_verified: nothing changes, the answer is the same.
-      for (const body of [{ email_verified: true }, { family_name: 'ignored' }]) {
-        expect(await (await call('PUT', `/users-srv/user/profile/${sub}`, body)).json()).toEqual({
+      for (const userData of [
+        { provider: 'self', email_verified: true },
+        { provider: 'self', family_name: 'x' },
+      ]) {
+        expect(await (await call('PUT', `/user-srv/users/${sub}`, { userData })).json()).toEqual({
           success: true,
           status: 200,
           data: { updated: true },
@@ -330,16 +388,33 @@ describe('admin API', () => {
       }
     });
 
-    it('answers an unknown sub with 417 and 10301, and a non-boolean with 400 and 10000', async () => {
-      const unknown = await call('PUT', `/users-srv/user/profile/${UNKNOWN_SUB}`, { email_verified: true });
-      expect(unknown.status).toBe(417);
-      expect(await unknown.json()).toEqual(refusal(417, 10301));
-      const notPresent = await call('PUT', `/users-srv/user/profile/${UNKNOWN_SUB}`, {});
-      expect(await notPresent.json()).toEqual(refusal(417, 10301));
+    it('answers an unknown sub with 417 and 10301, a malformed body with 400 and 10000', async () => {
+      for (const userData of [{ provider: 'self', email_verified: true }, { provider: 'self' }]) {
+        const unknown = await call('PUT', `/user-srv/users/${UNKNOWN_SUB}`, { userData });
+        expect(unknown.status).toBe(417);
+        expect(await unknown.json()).toEqual(refusal(417, 10301));
+      }
       const sub = await registeredUser('profile-bad@example.com');
-      const invalid = await call('PUT', `/users-srv/user/profile/${sub}`, { email_verified: 'yes' });
-      expect(invalid.status).toBe(400);
-      expect(await invalid.json()).toEqual(refusal(400, 10000));
+      for (const body of [{ email_verified: true }, { userData: { email_verified: 'yes' } }]) {
+        const invalid = await call('PUT', `/user-srv/users/${sub}`, body);
+        expect(invalid.status).toBe(400);
+        expect(await invalid.json()).toEqual(refusal(400, 10000));
+      }
+      expect((await findUserBySub(harness.database.db, sub))?.email_verified).toBe(false);
+    });
+
+    it("refuses the admin token at the self-service PUT /users-srv/user/profile/:sub with cidaas's 401", async () => {
+      const sub = await registeredUser('self-service@example.com');
+      const response = await call('PUT', `/users-srv/user/profile/${sub}`, {
+        email_verified: true,
+        provider: 'self',
+      });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({
+        error: 'Access denied for this resource',
+        refnumber: expect.any(String),
+      });
+      expect((await findUserBySub(harness.database.db, sub))?.email_verified).toBe(false);
     });
   });
 
@@ -350,12 +425,13 @@ describe('admin API', () => {
       if (!created.isCreated) throw new Error('user not created');
       const { sub } = created;
       await loginError(email, 'Wr0ng-Passw0rd!');
-      for (const status of ['DECLINED', 'BLOCKED']) {
-        const response = await call('PATCH', `/user-srv/users/${sub}/status`, { status, reason: 'test' });
-        expect(response.status).toBe(200);
-        expect(await response.json()).toEqual({ success: true, status: 200, data: { updated: true } });
-        expect(await loginError(email, PASSWORD)).toBe('invalid_username_password');
-      }
+      const response = await call('PATCH', `/user-srv/users/${sub}/status`, {
+        status: 'DECLINED',
+        reason: 'test',
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ success: true, status: 200, data: { updated: true } });
+      expect(await loginError(email, PASSWORD)).toBe('invalid_username_password');
       expect((await call('PATCH', `/user-srv/users/${sub}/status`, { status: 'VERIFIED' })).status).toBe(200);
       expect(await findUserBySub(harness.database.db, sub)).toMatchObject({
         status: 'VERIFIED',
@@ -385,6 +461,28 @@ describe('admin API', () => {
       const response = await call('PATCH', `/user-srv/users/${sub}/status`, { status: 'VERIFIED' });
       expect(response.status).toBe(400);
       expect(await response.json()).toEqual(refusal(400, 10013));
+    });
+
+    it('neither sets BLOCKED (400 and 10000) nor leaves it (400 and 10013)', async () => {
+      const sub = await registeredUser('blocked-status@example.com');
+      const setBlocked = await call('PATCH', `/user-srv/users/${sub}/status`, { status: 'BLOCKED' });
+      expect(setBlocked.status).toBe(400);
+      expect(await setBlocked.json()).toEqual(refusal(400, 10000));
+      // Blocked as the brute-force protection blocks.
+      await harness.database.db
+        .updateTable('users')
+        .set({ status: 'BLOCKED', failed_login_attempts: 3 })
+        .where('sub', '=', sub)
+        .execute();
+      for (const status of ['VERIFIED', 'DECLINED', 'PENDING']) {
+        const response = await call('PATCH', `/user-srv/users/${sub}/status`, { status });
+        expect(response.status).toBe(400);
+        expect(await response.json()).toEqual(refusal(400, 10013));
+      }
+      expect(await findUserBySub(harness.database.db, sub)).toMatchObject({
+        status: 'BLOCKED',
+        failed_login_attempts: 3,
+      });
     });
 
     it('answers an unknown sub with 417 and 10301, and an unknown status with 400 and 10000', async () => {

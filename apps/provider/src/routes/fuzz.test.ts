@@ -88,9 +88,10 @@ function sampleFor(route: FuzzRoute): Record<string, unknown> | undefined {
     'POST /useractions-srv/userexistence': { email },
     'POST /useractions-srv/userexistence/:requestId': { email, requestId },
     'POST /users-srv/register': { email, password: 'Fuzz-Pass-2024!', password_echo: 'Fuzz-Pass-2024!' },
-    'POST /users-srv/user/search': { email },
-    'PUT /users-srv/user/profile/:sub': { email_verified: true },
+    'POST /user-srv/graph/users': { fieldsFilter: [{ field: 'email', value: [email] }], from: 0, size: 10 },
+    'PUT /user-srv/users/:sub': { userData: { provider: 'self', email_verified: true } },
     'PATCH /user-srv/users/:sub/status': { status: 'ACTIVE' },
+    'POST /fraud-detection-srv/unblock': { sub: 'fuzz' },
   };
   return samples[`${route.method} ${route.url}`];
 }
@@ -133,6 +134,9 @@ describe('the provider under fuzzing', () => {
         'POST /useractions-srv/userexistence/:requestId',
         'GET /public-srv/public/:requestId',
         'PATCH /user-srv/users/:sub/status',
+        'PUT /user-srv/users/:sub',
+        'POST /user-srv/graph/users',
+        'POST /fraud-detection-srv/unblock',
         'GET /users-srv/internal/userinfo/profile/:sub',
         'POST /*',
         'GET /*',

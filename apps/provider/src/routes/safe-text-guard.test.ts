@@ -85,9 +85,9 @@ describe('unsafe text at the provider', () => {
   it('checks the admin token before the body', async () => {
     const response = await harness.app.inject({
       method: 'POST',
-      url: '/users-srv/user/search',
+      url: '/user-srv/graph/users',
       headers: json,
-      payload: '{"email":"a\\u0000"}',
+      payload: '{"fieldsFilter":[{"field":"email","value":["a\\u0000"]}]}',
     });
     expect(response.statusCode).toBe(401);
   });

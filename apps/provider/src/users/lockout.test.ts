@@ -110,21 +110,38 @@ describe("blocking after the third wrong password (PROVIDER_BLOCK_AFTER_FAILURES
     expect(await stateOf(email)).toEqual({ status: 'BLOCKED', failed: 3 });
   });
 
-  it('unblocks and clears the count with PATCH status VERIFIED', async () => {
+  it('stays blocked for the status call, and the fraud-detection unblock lifts it once (200, then 204)', async () => {
     const email = 'unblock@example.com';
     const sub = await newUser(email);
     for (let attempt = 0; attempt < 3; attempt += 1) await login(email, WRONG);
-    const response = await fetch(`${provider.harness.baseUrl}/user-srv/users/${sub}/status`, {
-      method: 'PATCH',
-      headers: {
-        'content-type': 'application/json',
-        authorization: `Bearer ${await adminToken(provider.harness)}`,
-      },
-      body: JSON.stringify({ status: 'VERIFIED' }),
-    });
-    expect(await response.json()).toEqual({ success: true, status: 200, data: { updated: true } });
+    const token = await adminToken(provider.harness);
+    const admin = (method: string, path: string, body: unknown) =>
+      fetch(`${provider.harness.baseUrl}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      });
+    // cidaas documents no transition out of BLOCKED.
+    const patched = await admin('PATCH', `/user-srv/users/${sub}/status`, { status: 'VERIFIED' });
+    expect(patched.status).toBe(400);
+    expect(await patched.json()).toMatchObject({ status: 400, error: { code: 10013 } });
+    expect(await stateOf(email)).toEqual({ status: 'BLOCKED', failed: 3 });
+
+    const unblocked = await admin('POST', '/fraud-detection-srv/unblock', { sub });
+    expect(unblocked.status).toBe(200);
+    expect(await unblocked.json()).toEqual({ success: true, status: 200, data: { unblocked: true } });
     expect(await stateOf(email)).toEqual({ status: 'VERIFIED', failed: 0 });
     expect((await login(email, PASSWORD)).origin).toBe(provider.harness.baseUrl);
+
+    // Nothing blocked any more, or no such sub: the documented 204, without a body.
+    for (const body of [{ sub }, { sub: '00000000-0000-4000-8000-000000000000' }]) {
+      const again = await admin('POST', '/fraud-detection-srv/unblock', body);
+      expect(again.status).toBe(204);
+      expect(await again.text()).toBe('');
+    }
+    const missing = await admin('POST', '/fraud-detection-srv/unblock', {});
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ status: 400, error: { code: 10000 } });
   });
 
   it('changes nothing in the users table for an unknown e-mail', async () => {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { normaliseEmail } from '@concierge/contracts';
 import type { Selectable } from 'kysely';
 import type { ProviderDb, UserStatus, UsersTable } from '../db/schema';
@@ -77,6 +77,22 @@ export async function findUserByCredentials(
  */
 export function maskedSub(sub: string): string {
   return `${sub.slice(0, 4)}****`;
+}
+
+/** The namespace of identityIdOf's name-based UUIDs (a fixed random UUID, ours). */
+const IDENTITY_ID_NAMESPACE = Buffer.from('6f1d2c7a4b8e4f0d9a3c5e7b1d2f4a6c', 'hex');
+
+/**
+ * The id of the user's one identity (provider "self"), as cidaas's profile answer carries it beside
+ * the sub (`identity._id`) and its admin update names the identity by. The embedded provider keeps
+ * one identity per user and stores no id for it: a UUID v5 of the sub, the same at every call.
+ */
+export function identityIdOf(sub: string): string {
+  const bytes = createHash('sha1').update(IDENTITY_ID_NAMESPACE).update(sub, 'utf8').digest().subarray(0, 16);
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x50;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 export function hasRequiredRoles(userRoles: readonly string[], requiredRoles: readonly string[]): boolean {

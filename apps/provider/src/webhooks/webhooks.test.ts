@@ -161,10 +161,10 @@ describe('webhooks to the server', () => {
     if (!created.isCreated) throw new Error('user not created');
     const token = await adminToken(harness);
     const markVerified = () =>
-      fetch(`${harness.baseUrl}/users-srv/user/profile/${created.sub}`, {
+      fetch(`${harness.baseUrl}/user-srv/users/${created.sub}`, {
         method: 'PUT',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ email_verified: true }),
+        body: JSON.stringify({ userData: { provider: 'self', email_verified: true } }),
       });
     expect((await markVerified()).status).toBe(200);
     expect(await receiver.waitFor(email, 1)).toEqual([

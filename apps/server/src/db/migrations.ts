@@ -220,4 +220,62 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0400_account_protection': {
+    async up(db) {
+      // The failed-login count and Concierge's lock, per account instead of per tenant (issue "The
+      // lock holds"): failures are rows at their event's own time, so that a late success or a
+      // redelivered reset clears only what came before it.
+      await db.schema
+        .createTable('account_protection')
+        .addColumn('email', 'text', (column) => column.primaryKey())
+        .addColumn('sub', 'text')
+        .addColumn('counted_since', 'timestamptz', (column) => column.notNull())
+        .addColumn('lock_state', 'text', (column) =>
+          column.notNull().check(sql`lock_state in ('none', 'requested', 'locked')`),
+        )
+        .addColumn('lock_requested_at', 'timestamptz')
+        .addColumn('locked_at', 'timestamptz')
+        .addColumn('lock_is_ours', 'boolean', (column) => column.notNull())
+        .addColumn('lock_attempt_unknown', 'boolean', (column) => column.notNull())
+        .execute();
+      await db.schema
+        .createIndex('account_protection_requested')
+        .on('account_protection')
+        .column('lock_requested_at')
+        .where(sql<boolean>`lock_state = 'requested'`)
+        .execute();
+      await db.schema
+        .createTable('account_failures')
+        .addColumn('event_key', 'text', (column) => column.primaryKey())
+        .addColumn('email', 'text', (column) => column.notNull())
+        .addColumn('tenant', 'text', (column) => column.notNull())
+        .addColumn('occurred_at', 'timestamptz', (column) => column.notNull())
+        .execute();
+      await db.schema
+        .createIndex('account_failures_email_occurred_at')
+        .on('account_failures')
+        .columns(['email', 'occurred_at'])
+        .execute();
+      // What the per-tenant tables held: a lock (pending or set) stays one, and every account keeps
+      // as many failures as its tenants counted together, at the time they were last counted.
+      await sql`
+        insert into account_protection
+          (email, sub, counted_since, lock_state, lock_requested_at, locked_at, lock_is_ours, lock_attempt_unknown)
+        select email, sub, 'epoch', case state when 'locked' then 'locked' else 'requested' end,
+               requested_at, locked_at, state = 'locked', state = 'pending'
+        from account_locks`.execute(db);
+      await sql`
+        insert into account_failures (event_key, email, tenant, occurred_at)
+        select 'migrated:' || tenant || ':' || email || ':' || n, email, tenant, updated_at
+        from failed_login_counters, generate_series(1, least(counter, 3)) as n
+        where counter > 0`.execute(db);
+      await sql`
+        insert into account_protection
+          (email, counted_since, lock_state, lock_is_ours, lock_attempt_unknown)
+        select distinct email, 'epoch'::timestamptz, 'none', false, false from account_failures
+        on conflict (email) do nothing`.execute(db);
+      await db.schema.dropTable('account_locks').execute();
+      await db.schema.dropTable('failed_login_counters').execute();
+    },
+  },
 };

@@ -8,14 +8,6 @@ export interface RateLimitsTable {
   hits: number;
 }
 
-/** The mirror of the provider's failed-login count, per tenant and normalised e-mail. */
-export interface FailedLoginCountersTable {
-  tenant: string;
-  email: string;
-  counter: number;
-  updated_at: Date;
-}
-
 /** Ids of webhook events already applied: delivery is at least once. */
 export interface ProcessedWebhookEventsTable {
   id: string;
@@ -93,14 +85,39 @@ export interface MailOutboxTable {
   last_error: string | null;
 }
 
-/** Concierge's lock of an account at the provider (accounts/account-locks.ts). */
-export interface AccountLocksTable {
-  /** Normalised. */
+export type LockState = 'none' | 'requested' | 'locked';
+
+/**
+ * One account's protection (accounts/protection/): what counts as its failed sign-ins, and
+ * Concierge's lock of it at the provider. Keyed by the account, not by tenant: the provider's
+ * account is one for every client.
+ */
+export interface AccountProtectionTable {
+  /** Normalised; failures of e-mails without an account are kept alike. */
   email: string;
+  /** As the provider named it when looked up by this e-mail; never taken from an event. */
   sub: string | null;
-  state: 'pending' | 'locked';
-  requested_at: Date;
+  /** The event time of the last success, activation or reset: failures up to it no longer count. */
+  counted_since: Date;
+  /** none; requested (the count reached the limit, the provider may not have it yet); locked. */
+  lock_state: LockState;
+  /** The event time of the failure that asked for the lock: a reset older than this leaves it. */
+  lock_requested_at: Date | null;
   locked_at: Date | null;
+  /** Concierge set the provider's DECLINED itself (else it found one, or there was no account). */
+  lock_is_ours: boolean;
+  /** A lock call's answer was lost: a DECLINED found afterwards is Concierge's own. */
+  lock_attempt_unknown: boolean;
+}
+
+/** One failed sign-in of an account, at the event's own time; counted while after counted_since. */
+export interface AccountFailuresTable {
+  /** The event's key (processed_webhook_events). */
+  event_key: string;
+  email: string;
+  /** The subdomain (or unknown client id) it came through: for logs and metrics only. */
+  tenant: string;
+  occurred_at: Date;
 }
 
 /** The tenant a provider request id was served for (tenants/sign-in-requests.ts). */
@@ -116,9 +133,9 @@ export interface ServerTables {
   invitations: InvitationsTable;
   activations: ActivationsTable;
   mail_outbox: MailOutboxTable;
-  failed_login_counters: FailedLoginCountersTable;
   processed_webhook_events: ProcessedWebhookEventsTable;
   password_reset_requests: PasswordResetRequestsTable;
-  account_locks: AccountLocksTable;
+  account_protection: AccountProtectionTable;
+  account_failures: AccountFailuresTable;
   sign_in_requests: SignInRequestsTable;
 }

@@ -10,9 +10,14 @@ export function serverLoggerOptions(settings: LogSettings): FastifyServerOptions
   return loggerOptions({ ...settings, redactPath: redactCodePath });
 }
 
-/** The admin API's `/codes/{code}/…`: a registration code in the path, as secret as in a query. */
+/**
+ * The admin API's `/codes/{code}/…`: a registration code in the path, as secret as in a query. The
+ * webhook's whole query: cidaas may send its API key there, under a name the operator chooses.
+ */
 function redactCodePath(url: string): string {
-  return url.replace(/(\/codes\/)[^/?]+/, `$1${REDACTED}`);
+  return url
+    .replace(/(\/codes\/)[^/?]+/, `$1${REDACTED}`)
+    .replace(/^(\/api\/cidaas-webhook\/[^?]*)\?.*$/, `$1?${REDACTED}`);
 }
 
 const PROBES = ['/healthz', '/readyz'];

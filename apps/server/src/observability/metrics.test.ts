@@ -95,7 +95,9 @@ describe('/metrics', () => {
       8,
     );
     // The third asked for a lock; the provider is down, so it waits, pending.
-    expect(sample(after, 'concierge_account_locks', { state: 'pending' })).toBe(1);
+    expect(sample(after, 'concierge_account_locks', { state: 'requested' })).toBe(1);
+    expect(delta('concierge_account_locks_requested_total', { tenant: 'demo' })).toBe(1);
+    expect(delta('concierge_account_lock_applications_total', { outcome: 'failed' })).toBe(1);
     expect(sample(after, 'concierge_account_locks', { state: 'locked' })).toBe(0);
     expect(
       delta('concierge_provider_call_duration_seconds_count', {

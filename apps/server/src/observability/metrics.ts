@@ -7,7 +7,7 @@ import type { ProviderCallObserver } from '../provider-client/provider-http';
 
 const LAG_BUCKETS = [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600];
 const BREAKER_STATES: Record<BreakerState, number> = { closed: 0, open: 1, half_open: 2 };
-const LOCK_STATES = ['pending', 'locked'] as const;
+const LOCK_STATES = ['requested', 'locked'] as const;
 
 /**
  * The server's Prometheus metrics (docs/operations.md, "Metrics"): what every app has (AppMetrics:
@@ -69,6 +69,26 @@ export class ServerMetrics extends AppMetrics {
     name: 'concierge_sign_in_failures_total',
     help: 'Failed sign-ins counted towards the lock (LOGIN_FAILURE events applied), by tenant',
     labelNames: ['tenant'] as const,
+    registers: [this.registry],
+  });
+
+  readonly locksRequested = new Counter({
+    name: 'concierge_account_locks_requested_total',
+    help: 'Accounts whose failed sign-ins reached the limit (a new lock asked for), by the tenant of the last failure',
+    labelNames: ['tenant'] as const,
+    registers: [this.registry],
+  });
+
+  readonly lockApplications = new Counter({
+    name: 'concierge_account_lock_applications_total',
+    help: 'Attempts to set a lock at the provider right after a failure, by outcome (locked, no_account, not_due, busy, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookRefused = new Counter({
+    name: 'concierge_webhook_refused_total',
+    help: 'Provider webhooks refused for a missing or wrong API key',
     registers: [this.registry],
   });
 
@@ -155,18 +175,19 @@ export class ServerMetrics extends AppMetrics {
 
     const locks: Gauge<'state'> = new Gauge({
       name: 'concierge_account_locks',
-      help: "Concierge's account locks by state: pending (not yet set at the provider) and locked",
+      help: 'Accounts locked by state: requested (not yet confirmed at the provider) and locked',
       labelNames: ['state'] as const,
       registers: [this.registry],
       collect: () =>
         orNaN(
           async () => {
             const rows = await db
-              .selectFrom('account_locks')
-              .select(['state', sql<string>`count(*)`.as('count')])
-              .groupBy('state')
+              .selectFrom('account_protection')
+              .select(['lock_state', sql<string>`count(*)`.as('count')])
+              .where('lock_state', '<>', 'none')
+              .groupBy('lock_state')
               .execute();
-            const counts = new Map(rows.map((row) => [row.state, Number(row.count)]));
+            const counts = new Map(rows.map((row) => [row.lock_state, Number(row.count)]));
             for (const state of LOCK_STATES) locks.set({ state }, counts.get(state) ?? 0);
           },
           () => {

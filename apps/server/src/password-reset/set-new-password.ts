@@ -1,5 +1,4 @@
-import { forgetAccountLock, isLockedByConcierge } from '../accounts/account-locks';
-import { clearFailedLogins } from '../accounts/failed-login-counters';
+import { unlockAfterReset } from '../accounts/protection/reset-unlock';
 import { AppError, providerUnreachable } from '../http/errors';
 import { INVALID_RESET_LINK, PASSWORD_MISMATCH, PASSWORD_POLICY } from '../provider-client/cidaas-codes';
 import type { ResetAcceptance } from '../provider-client/password-reset';
@@ -18,14 +17,13 @@ export async function setNewPassword(deps: ResetDependencies, input: ResetAccept
   // request body: anyone with a link for their own account could put another one there.
   const email = await emailOfResetRequest(deps.db, input.resetRequestId);
   try {
-    await unlockAfterReset(deps, email);
+    await unlock(deps, email);
   } catch (error) {
     // The password is set, the unlock is not: the same link sent again finds it used, and then
     // finishes the unlock instead of calling the link invalid (see acceptNewPassword).
     await markAcceptUnknown(deps.db, input.resetRequestId);
     throw error;
   }
-  if (email) await clearFailedLogins(deps.db, email);
 }
 
 async function acceptNewPassword(deps: ResetDependencies, input: ResetAcceptance): Promise<void> {
@@ -63,9 +61,9 @@ async function acceptNewPassword(deps: ResetDependencies, input: ResetAcceptance
 /**
  * By now the password IS changed: a failure here is answered as could_not_unlock_user, so the person
  * knows the new password counts but the account may still be locked — and not as a failed reset,
- * which would send them to reset again with a used link.
+ * which would send them to reset again with a used link. The failed-login count ends with it.
  */
-async function unlockAfterReset(deps: ResetDependencies, email: string | undefined): Promise<void> {
+async function unlock(deps: ResetDependencies, email: string | undefined): Promise<void> {
   const couldNotUnlock = (reason: string) => {
     deps.log.error({ reason }, 'password reset: the account could not be unlocked');
     return new AppError(
@@ -75,11 +73,8 @@ async function unlockAfterReset(deps: ResetDependencies, email: string | undefin
     );
   };
   if (!email) throw couldNotUnlock('the reset belongs to no account this server knows of');
-  const user = await deps.provider.findUserByEmail(email);
-  if (user.kind !== 'answer') throw couldNotUnlock(describeResult(user));
-  if (!user.data) throw couldNotUnlock('the provider has no account with this e-mail');
-  const isOurLock = await isLockedByConcierge(deps.db, email);
-  const unlocked = await deps.provider.unlockAccount(user.data.sub, { isOurLock });
-  if (unlocked.kind !== 'answer') throw couldNotUnlock(describeResult(unlocked));
-  await forgetAccountLock(deps.db, email);
+  const outcome = await unlockAfterReset(deps, { email, at: new Date(), isOwnReset: true });
+  if (outcome === 'retry') throw couldNotUnlock('the provider could not be asked or did not unlock');
+  if (outcome === 'no_account') throw couldNotUnlock('the provider has no account with this e-mail');
+  if (outcome === 'still_locked') throw couldNotUnlock("a lock that is not Concierge's holds the account");
 }

@@ -6,6 +6,7 @@ import {
   type ProviderUser,
   type ProviderUserStatus,
   setUserStatus,
+  unblockUser,
 } from './users';
 
 /** Whether Concierge itself set the DECLINED the account may have. */
@@ -13,8 +14,12 @@ export interface LockState {
   isOurLock: boolean;
 }
 
-/** What a state change found: done now, nothing was left to do, or no such user. */
-export type StateChange = 'changed' | 'unchanged' | 'no_user';
+/**
+ * What a state change found: done now, nothing was left to do, or no such user; after an unlock,
+ * `still_locked` when a lock that is not Concierge's to lift holds (an operator's DECLINED, a block
+ * of cidaas's that its unblock call did not lift).
+ */
+export type StateChange = 'changed' | 'unchanged' | 'no_user' | 'still_locked';
 
 /**
  * Activation: afterwards the user's e-mail counts as verified. cidaas keeps self-registered users
@@ -36,7 +41,7 @@ async function verifyUser(http: ProviderHttp, user: ProviderUser): Promise<Provi
     change = 'changed';
   }
   if (user.emailVerified === false) {
-    const result = await markEmailVerified(http, user.sub);
+    const result = await markEmailVerified(http, user);
     if (result.kind !== 'answer') return result;
     change = 'changed';
   }
@@ -44,9 +49,12 @@ async function verifyUser(http: ProviderHttp, user: ProviderUser): Promise<Provi
 }
 
 /**
- * After a completed reset: the account can sign in again. BLOCKED (cidaas's brute-force protection)
- * is lifted; DECLINED only when Concierge set it itself (`isOurLock`) — an operator's DECLINED stays.
- * The reset link proved the mailbox, so an unverified e-mail becomes verified too (spec §4).
+ * After a completed reset: the account can sign in again. Concierge's DECLINED (`isOurLock`) is
+ * lifted by the status call; cidaas's brute-force block by its unblock call, asked every time since
+ * the block need not show in the user's status (answered 204 when there was none; refused where the
+ * tenant has no fraud detection, which only matters for a user whose status says BLOCKED). An
+ * operator's DECLINED stays. The reset link proved the mailbox, so an unverified e-mail becomes
+ * verified too (spec §4).
  */
 export async function unlockAccount(
   http: ProviderHttp,
@@ -56,13 +64,26 @@ export async function unlockAccount(
   const found = await findUserBySub(http, sub);
   if (found.kind !== 'answer') return found;
   if (!found.data) return answer('no_user');
-  const user = found.data;
-  const isLifted = user.status === 'BLOCKED' || (user.status === 'DECLINED' && options.isOurLock);
-  if (!isLifted) return verifyUser(http, user);
-  const result = await changeStatus(http, sub, 'VERIFIED');
-  if (result.kind !== 'answer') return result;
-  const verified = await verifyUser(http, { ...user, status: 'VERIFIED' });
-  return verified.kind === 'answer' ? answer('changed') : verified;
+  let user = found.data;
+  let change: StateChange = 'unchanged';
+  if (user.status === 'DECLINED' && options.isOurLock) {
+    const result = await changeStatus(http, sub, 'VERIFIED');
+    if (result.kind !== 'answer') return result;
+    user = { ...user, status: 'VERIFIED' };
+    change = 'changed';
+  }
+  const unblocked = await unblockUser(http, sub);
+  if (unblocked.kind === 'answer' && unblocked.status === 200) change = 'changed';
+  if (user.status === 'BLOCKED') {
+    if (unblocked.kind === 'unknown') return unblocked;
+    const after = await findUserBySub(http, sub);
+    if (after.kind !== 'answer') return after;
+    user = after.data ?? user;
+  }
+  if (user.status === 'DECLINED' || user.status === 'BLOCKED') return answer('still_locked');
+  const verified = await verifyUser(http, user);
+  if (verified.kind !== 'answer') return verified;
+  return answer(verified.data === 'changed' ? 'changed' : change);
 }
 
 /**

@@ -92,11 +92,11 @@ describe('retries', () => {
       data: { sub: 'sub-1', userStatus: 'VERIFIED', email_verified: false },
     });
     fake.routes.set('PATCH /user-srv/users/sub-1/status', { kind: '503' });
-    fake.routes.set('PUT /users-srv/user/profile/sub-1', { kind: '503' });
+    fake.routes.set('PUT /user-srv/users/sub-1', { kind: '503' });
     expect(await client.lockAccount('sub-1')).toMatchObject({ kind: 'unknown' });
     expect(fake.count('PATCH /user-srv/users/sub-1/status')).toBe(3);
     expect(await client.verifyAccount('sub-1')).toMatchObject({ kind: 'unknown' });
-    expect(fake.count('PUT /users-srv/user/profile/sub-1')).toBe(3);
+    expect(fake.count('PUT /user-srv/users/sub-1')).toBe(3);
   });
 
   it('does not send a call again after its timeout: its time is spent', async () => {

@@ -1,17 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAtAFullHour } from '../test-support/clock';
+import { seedAccountProtection } from '../test-support/protection-fixtures';
 import { startTestServer } from '../test-support/test-server';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
   server = await startTestServer();
-  await server.db
-    .insertInto('failed_login_counters')
-    .values([
-      { tenant: 'demo', email: 'anna@example.ch', counter: 2, updated_at: new Date() },
-      { tenant: 'r5', email: 'anna@example.ch', counter: 3, updated_at: new Date() },
-    ])
-    .execute();
+  await seedAccountProtection(server.db, 'anna@example.ch', { failures: 2, tenant: 'r5' });
 });
 afterAll(() => server.close());
 
@@ -22,24 +17,18 @@ function ask(query: string, headers: Record<string, string> = {}, remoteAddress 
 }
 
 describe('GET /user-login-failed-counter', () => {
-  it('answers [{counter}] for the tenant and e-mail, uncached', async () => {
-    const response = await ask('subdomain=demo&email=anna%40example.ch');
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual([{ counter: 2 }]);
-    expect(response.headers['cache-control']).toBe('no-store');
-    expect((await ask('subdomain=r5&email=anna%40example.ch')).json()).toEqual([{ counter: 3 }]);
+  it("answers [{counter}] with the account's count in every tenant, uncached", async () => {
+    for (const subdomain of ['demo', 'r5']) {
+      const response = await ask(`subdomain=${subdomain}&email=anna%40example.ch`);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual([{ counter: 2 }]);
+      expect(response.headers['cache-control']).toBe('no-store');
+    }
   });
 
   it('says "locked" in every tenant while the account is locked, also when the count was cleared', async () => {
     const email = 'locked-still@example.ch';
-    await server.db
-      .insertInto('failed_login_counters')
-      .values({ tenant: 'demo', email, counter: 0, updated_at: new Date() })
-      .execute();
-    await server.db
-      .insertInto('account_locks')
-      .values({ email, sub: 'sub-1', state: 'locked', requested_at: new Date(), locked_at: new Date() })
-      .execute();
+    await seedAccountProtection(server.db, email, { failures: 0, lock: 'locked', sub: 'sub-1' });
     for (const subdomain of ['demo', 'r5']) {
       expect((await ask(`subdomain=${subdomain}&email=${encodeURIComponent(email)}`)).json()).toEqual([
         { counter: 3 },
@@ -48,30 +37,21 @@ describe('GET /user-login-failed-counter', () => {
   });
 
   it('says "locked" after an attempt only once the provider has the lock, or when the wait is over', async () => {
-    const failedThrice = async (email: string) => {
-      await server.db
-        .insertInto('failed_login_counters')
-        .values({ tenant: 'demo', email, counter: 3, updated_at: new Date() })
-        .execute();
-      await server.db
-        .insertInto('account_locks')
-        .values({ email, sub: null, state: 'pending', requested_at: new Date() })
-        .execute();
-    };
     const afterTheThird = (email: string) => ask(`subdomain=demo&email=${encodeURIComponent(email)}&after=2`);
 
     // The webhook sets the lock while the page asks: the answer comes once it holds.
-    await failedThrice('locking@example.ch');
+    await seedAccountProtection(server.db, 'locking@example.ch', { failures: 3, lock: 'requested' });
     const asked = afterTheThird('locking@example.ch');
+    await new Promise((resolve) => setTimeout(resolve, 300));
     await server.db
-      .updateTable('account_locks')
-      .set({ state: 'locked', sub: 'sub-2', locked_at: new Date() })
+      .updateTable('account_protection')
+      .set({ lock_state: 'locked', sub: 'sub-2', locked_at: new Date() })
       .where('email', '=', 'locking@example.ch')
       .execute();
     expect((await asked).json()).toEqual([{ counter: 3 }]);
 
     // The provider never took it (the lock job retries): "locked" all the same, after the wait.
-    await failedThrice('lock-pending@example.ch');
+    await seedAccountProtection(server.db, 'lock-pending@example.ch', { failures: 3, lock: 'requested' });
     const started = Date.now();
     expect((await afterTheThird('lock-pending@example.ch')).json()).toEqual([{ counter: 3 }]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(5000);
@@ -83,8 +63,9 @@ describe('GET /user-login-failed-counter', () => {
   });
 
   it('answers an unknown e-mail exactly like a known one without failures', async () => {
+    await seedAccountProtection(server.db, 'known-without@example.ch', { failures: 0 });
     const unknown = await ask('subdomain=demo&email=nobody%40example.ch');
-    const knownWithout = await ask('subdomain=it2&email=anna%40example.ch');
+    const knownWithout = await ask('subdomain=it2&email=known-without%40example.ch');
     for (const response of [unknown, knownWithout]) {
       expect(response.statusCode).toBe(200);
       expect(response.body).toBe('[{"counter":0}]');

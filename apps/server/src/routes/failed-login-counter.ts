@@ -6,8 +6,9 @@ import {
 import type { Kysely } from '@concierge/database';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
-import { isLockPending } from '../accounts/account-locks';
-import { LOCKED_COUNTER, readFailedLoginCounter } from '../accounts/failed-login-counters';
+import { LOCK_AFTER_FAILURES } from '../accounts/protection/account-row';
+import type { CounterWatch } from '../accounts/protection/counter-watch';
+import { type CounterReading, readCounter } from '../accounts/protection/failed-login-counter';
 import type { ServerTables } from '../db/schema';
 import { AppError } from '../http/errors';
 import { parseInput } from '../http/parse-input';
@@ -17,6 +18,8 @@ import type { TenantRegistry } from '../tenants/tenant-registry';
 interface FailedLoginCounterOptions {
   db: Kysely<ServerTables>;
   registry: TenantRegistry;
+  /** The shared wait for the count of a page's attempt. */
+  counterWatch: CounterWatch;
   /** The portal's origin: the only one allowed to read the answer cross-origin. */
   portalOrigin: string;
 }
@@ -37,7 +40,10 @@ export async function failedLoginCounterRoute(app: FastifyInstance, options: Fai
   await app.register(counterRoute, { ...options, prefix: PATH });
 }
 
-async function counterRoute(app: FastifyInstance, { db, registry, portalOrigin }: FailedLoginCounterOptions) {
+async function counterRoute(
+  app: FastifyInstance,
+  { db, registry, counterWatch, portalOrigin }: FailedLoginCounterOptions,
+) {
   // restApiBaseUrl may be another origin than the portal's: then the portal reads it through CORS.
   // The hook names the portal (and only the portal) on every answer, the route's refusals included,
   // with `Vary: Origin`, and answers the preflight itself — after the unsafe-text guard
@@ -64,35 +70,29 @@ async function counterRoute(app: FastifyInstance, { db, registry, portalOrigin }
     if (!isWithinLimits) throw new AppError(429, 'too_many_requests', 'Too many requests. Try again later.');
     const tenant = registry.bySubdomain(query.subdomain);
     if (!tenant) return [{ counter: 0 }];
-    return [{ counter: await counterAfter(db, { tenant: tenant.subdomain, email, after: query.after }) }];
+    const first = await readCounter(db, email);
+    const reading = await counterWatch.wait(
+      email,
+      first,
+      (now) => isSettled(now, query.after),
+      EVENT_WAIT_MS,
+    );
+    return [{ counter: reading.counter }];
   });
 }
 
 // cidaas does not hold its redirect until its webhook is delivered: the event of the attempt the
 // page just made may come a few seconds after the page asks.
 const EVENT_WAIT_MS = 5000;
-const EVENT_POLL_MS = 200;
 
 /**
- * The counter after the page's attempt: once it has moved past `after`, or as it is after the wait.
- * "Locked" waits too, until the provider has the lock: the third failure's webhook counts it and
- * then sets the lock (cidaas-webhook/provider-events.ts), and a page that said "locked" in between
- * let the right password sign in on the next try (seen on a busy machine).
+ * Whether the count reflects the page's attempt: it has moved past `after` (the count the page read
+ * before it sent the form). "Locked" waits until the provider has the lock: the third failure's
+ * webhook asks for it and then sets it (accounts/protection/), and a page that said "locked" in
+ * between let the right password sign in on the next try (seen on a busy machine).
  */
-async function counterAfter(
-  db: Kysely<ServerTables>,
-  query: { tenant: string; email: string; after: number | undefined },
-): Promise<number> {
-  const deadline = Date.now() + EVENT_WAIT_MS;
-  let counter = await readFailedLoginCounter(db, query.tenant, query.email);
-  const isWaiting = async () => {
-    if (query.after === undefined || Date.now() >= deadline) return false;
-    if (counter < LOCKED_COUNTER) return counter <= query.after;
-    return isLockPending(db, query.email);
-  };
-  while (await isWaiting()) {
-    await new Promise((resolve) => setTimeout(resolve, EVENT_POLL_MS));
-    counter = await readFailedLoginCounter(db, query.tenant, query.email);
-  }
-  return counter;
+function isSettled(reading: CounterReading, after: number | undefined): boolean {
+  if (after === undefined) return true;
+  if (reading.counter < LOCK_AFTER_FAILURES) return reading.counter > after;
+  return !reading.isLockPending;
 }

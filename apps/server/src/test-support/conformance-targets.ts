@@ -21,6 +21,13 @@ export interface ConformanceTarget {
   signsIn?: boolean;
   /** Request ids that are no longer valid at this provider. */
   expiredRequestId(): Promise<string>;
+  /**
+   * Makes the provider's own brute-force protection block this user (wrong passwords at its login);
+   * false when this provider or its variant has none. Undefined where the suite cannot provoke one.
+   */
+  bruteForceBlock?(email: string): Promise<boolean>;
+  /** Whether the hosted-page login lets this user in with this password now. */
+  canSignIn?(email: string, password: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -48,6 +55,50 @@ export async function embeddedTarget(): Promise<ConformanceTarget> {
   };
 }
 
+/**
+ * How the conformance suite covers each variant of the double (types.ts CidaasDoubleVariants names
+ * their sources): the values other than the default that the whole suite runs against, one run per
+ * value (the defaults are the plain run), or why a variant is not a run of its own. A new variant
+ * does not compile until it is placed here.
+ */
+export const DOUBLE_VARIANT_COVERAGE = {
+  userNotFound: ['417', '404'],
+  existenceCarriesSub: [true],
+  profileShape: ['flat'],
+  searchAnswer: ['data.users', 'data.data'],
+  adminUpdate: ['legacy-only'],
+  bruteForceBlock: ['list'],
+  fraudDetection: [false],
+  requiredRegistrationFields: { ownCase: 'a registration field the tenant requires is refused with 507' },
+  resetAcceptAnswer: { ownCase: 'a reset accept answered with a redirect or a page is an unknown outcome' },
+  blockAfterFailures: { ownCase: 'bruteForceBlock() of every double run sets it for its block' },
+  webhookBody: {
+    notAClientCall: 'the server receives webhooks (routes/cidaas-webhook, the double’s webhooks.test.ts)',
+  },
+  webhookKeyPlacement: { notAClientCall: 'the server receives webhooks (the double’s webhooks.test.ts)' },
+  webhookRetryPausesMs: { notAClientCall: 'the server receives webhooks (the double’s webhooks.test.ts)' },
+  webhookDelayMs: { notAClientCall: 'the server receives webhooks (against-recorded-cidaas.test.ts)' },
+} satisfies {
+  [K in keyof CidaasDoubleVariants]:
+    | readonly CidaasDoubleVariants[K][]
+    | { ownCase: string }
+    | { notAClientCall: string };
+};
+
+/** The runs of the whole suite against the double: its defaults, then each value of DOUBLE_VARIANT_COVERAGE. */
+export function doubleVariantRuns(): { name: string; variants: Partial<CidaasDoubleVariants> }[] {
+  const runs: { name: string; variants: Partial<CidaasDoubleVariants> }[] = [
+    { name: 'defaults (the documented answers)', variants: {} },
+  ];
+  for (const [key, values] of Object.entries(DOUBLE_VARIANT_COVERAGE)) {
+    if (!Array.isArray(values)) continue;
+    for (const value of values) {
+      runs.push({ name: `${key}: ${JSON.stringify(value)}`, variants: { [key]: value } });
+    }
+  }
+  return runs;
+}
+
 /** The recorded-cidaas double, in one variant of what cidaas leaves unknown. */
 export async function doubleTarget(
   variants: Partial<CidaasDoubleVariants> = {},
@@ -64,11 +115,42 @@ export async function doubleTarget(
     variants,
   });
   const client = new ProviderClient({ baseUrl: double.url, ...TEST_ADMIN_CLIENT });
+  /** Posts the hosted page's login form; answers where the double sent the browser. */
+  async function signIn(email: string, password: string): Promise<URL> {
+    const requestId = await client.generateRequestId(DEMO_SIGN_IN);
+    if (requestId.kind !== 'answer') throw new Error('the double gave no request id');
+    const answer = await fetch(`${double.url}/login-srv/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        username: email,
+        password,
+        requestId: requestId.data,
+        username_type: 'email',
+      }),
+    });
+    return new URL(answer.headers.get('location') ?? '');
+  }
   return {
     double,
     client,
     signInClient: DEMO_SIGN_IN,
     resetLink: async (email) => double.lastReset(email),
+    async bruteForceBlock(email) {
+      const before = double.variants.blockAfterFailures;
+      double.variants.blockAfterFailures = 3;
+      try {
+        for (let failure = 0; failure < 3; failure += 1) await signIn(email, 'Wrong-Passw0rd!');
+      } finally {
+        double.variants.blockAfterFailures = before;
+      }
+      return double.user(email)?.isFraudBlocked === true;
+    },
+    async canSignIn(email, password) {
+      const target = await signIn(email, password);
+      return `${target.origin}${target.pathname}` === DEMO_SIGN_IN.redirectUri;
+    },
     async expiredRequestId() {
       const requestId = await client.generateRequestId(DEMO_SIGN_IN);
       if (requestId.kind !== 'answer') throw new Error('the double gave no request id');

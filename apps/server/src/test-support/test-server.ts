@@ -1,4 +1,4 @@
-import { openTestDatabase } from '@concierge/database';
+import { type Kysely, openTestDatabase } from '@concierge/database';
 import { type MailSink, startMailSink } from '@concierge/test-support';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../app';
@@ -20,6 +20,8 @@ export interface TestServerOptions {
   smtp?: true | { url: string };
   /** Where the server's log lines go (JSON, as in production), instead of standard output. */
   logStream?: { write(line: string): void };
+  /** Another test server's database: several instances on one database, as behind a load balancer. */
+  db?: Kysely<ServerTables>;
 }
 
 /** The real server on a real database (a schema of its own on the test run's PostgreSQL) and the built portal. */
@@ -52,7 +54,9 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       : {}),
     observer: metrics.providerCallObserver,
   });
-  const database = await openTestDatabase<ServerTables>(SERVER_SCHEMA, migrations);
+  const database = options.db
+    ? { db: options.db, close: async () => undefined }
+    : await openTestDatabase<ServerTables>(SERVER_SCHEMA, migrations);
   const registry = await loadTenantRegistry(config.tenantsFile);
   const app: FastifyInstance = await buildServer(config, {
     db: database.db,

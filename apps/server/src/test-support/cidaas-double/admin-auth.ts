@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CODES, refuse } from './envelope';
+import { accessDenied } from './envelope';
 import type { DoubleContext } from './types';
 
 const TOKEN_LIFETIME_S = 86400;
@@ -25,8 +25,10 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 /**
- * `POST /token-srv/token`, client credentials only (recorded). Its answers are OAuth's, not the
- * envelope: that is what a token endpoint sends, and what the client reads.
+ * `POST /token-srv/token`, client credentials only (the path and `access_token`, `token_type`,
+ * `expires_in` recorded; cidaas-facts.md "Tokens"). Its refusals are OAuth's (RFC 6749 §5.2), not
+ * the envelope: what cidaas answers a wrong secret is unknown. The token carries no scopes here:
+ * the double does not check cidaas's documented scopes and roles (ours).
  */
 export function tokenRoute(app: FastifyInstance, ctx: DoubleContext): void {
   app.post('/token-srv/token', async (request, reply) => {
@@ -49,18 +51,19 @@ export function tokenRoute(app: FastifyInstance, ctx: DoubleContext): void {
   });
 }
 
-/** onRequest hook of every admin call: a bearer token this double issued, else 401 (before any parsing). */
+/**
+ * onRequest hook of every admin call: a bearer token this double issued, else the recorded 401 body
+ * (envelope.ts accessDenied), before any parsing.
+ */
 export function requireBearer(ctx: DoubleContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
-    if (token && ctx.tokens.has(token)) return;
-    reply.header('www-authenticate', 'Bearer error="invalid_token"');
-    return refuse(
-      reply,
-      401,
-      CODES.unauthorized,
-      'Access denied for this resource',
-      'AuthorizationException',
-    );
+    if (hasBearer(ctx, request)) return;
+    return accessDenied(reply);
   };
+}
+
+/** Whether the request carries a bearer token this double issued (and has not revoked). */
+export function hasBearer(ctx: DoubleContext, request: FastifyRequest): boolean {
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+  return token !== undefined && ctx.tokens.has(token);
 }

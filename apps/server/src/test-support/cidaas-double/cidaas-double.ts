@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { accountRoutes } from './account-routes';
 import { tokenRoute } from './admin-auth';
-import { CODES, malformed, refuse } from './envelope';
+import { malformed, noSuchCall, refuse } from './envelope';
 import { hostedRoutes } from './hosted-routes';
 import { loginRoute } from './login-route';
 import { registerRoute } from './register-route';
@@ -47,7 +48,10 @@ function recordRequests(app: FastifyInstance, requests: RecordedRequest[]): void
   });
 }
 
-/** Malformed input of any kind is 400 + 10000 in the envelope, never a 5xx; unknown calls are 404. */
+/**
+ * Malformed input of any kind is 400 + 10000 in the envelope, never a 5xx; unknown calls are 404
+ * (both ours: what cidaas answers them is unknown beyond a 4xx).
+ */
 function answerErrorsAsCidaas(app: FastifyInstance): void {
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
@@ -60,28 +64,29 @@ function answerErrorsAsCidaas(app: FastifyInstance): void {
     console.error('cidaas double: unexpected error', error);
     return refuse(reply, 500, 500, 'unexpected error in the cidaas double', 'InternalException');
   });
-  app.setNotFoundHandler((_request, reply) =>
-    refuse(reply, 404, CODES.noSuchCall, 'no such call', 'RouteException'),
-  );
+  app.setNotFoundHandler((_request, reply) => noSuchCall(reply));
 }
 
 /**
  * Starts the recorded-cidaas double on 127.0.0.1 (a port of the OS's choosing): the calls of
  * provider-protocol.md's "Hosted-page sign-in", "Admin API" and "Webhooks", answered as cidaas is
- * recorded to answer and, where that is unknown, as `variants` choose.
+ * recorded or documented to answer and, where that is unknown, as `variants` choose. It is a
+ * witness, not a mirror of the client: every answer names its source beside it (types.ts lists
+ * the kinds), and a path cidaas has in no source is no call here (404).
  */
 export async function startCidaasDouble(options: CidaasDoubleOptions): Promise<CidaasDouble> {
   if (options.clients.length === 0) throw new Error('cidaas double: at least one client is needed');
   let variants: CidaasDoubleVariants = { ...DEFAULT_VARIANTS, ...options.variants };
   const requests: RecordedRequest[] = [];
+  const tenant = options.tenant ?? { name: 'Recorded cidaas double', key: 'double' };
   const ctx: DoubleContext = {
     options,
-    tenant: options.tenant ?? { name: 'Recorded cidaas double', key: 'double' },
+    tenant,
     variants: () => variants,
     users: new UserStore(),
     requestIds: new RequestIdStore(),
     resets: new ResetLinks(),
-    webhooks: new WebhookSender(options.webhook, () => variants.webhookDelayMs),
+    webhooks: new WebhookSender(options.webhook, () => variants, tenant.key),
     tokens: new Set(),
   };
 
@@ -92,6 +97,7 @@ export async function startCidaasDouble(options: CidaasDoubleOptions): Promise<C
   hostedRoutes(app, ctx);
   loginRoute(app, ctx);
   userRoutes(app, ctx);
+  accountRoutes(app, ctx);
   registerRoute(app, ctx);
   resetRoutes(app, ctx);
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -47,14 +47,15 @@ export function hostedRoutes(app: FastifyInstance, ctx: DoubleContext): void {
     const { client_id: clientId, redirect_uri: redirectUri, state } = parsed.data;
     const client = findClient(ctx, clientId);
     if (!client?.redirectUris.includes(redirectUri)) {
-      // No recorded code for this refusal: the validation code, with cidaas's 400.
+      // No recorded answer for this refusal: the double's validation code with a 400 (ours).
       refuse(reply, 400, CODES.malformed, 'invalid client_id or redirect_uri', 'AuthzException');
       return undefined;
     }
     return { requestId: ctx.requestIds.issue(clientId, redirectUri, state), client };
   }
 
-  // A fresh request id without a browser round trip; no cookie is set or needed (recorded).
+  // A fresh request id without a browser round trip, `{groupname, lang, view_type, requestId}`; no
+  // cookie is set or needed (recorded).
   app.post('/authz-srv/authrequest/authz/generate', async (request, reply) => {
     const issued = issue(request.body, reply);
     if (!issued) return reply;
@@ -72,7 +73,8 @@ export function hostedRoutes(app: FastifyInstance, ctx: DoubleContext): void {
     return reply.redirect(location, 302);
   });
 
-  // Recorded shape: no registration_enabled, invite_enabled or client_id.
+  // Recorded shape: no registration_enabled, invite_enabled or client_id (the values are ours). An
+  // unknown or expired request id: 400 + 10001 (recorded).
   app.get('/public-srv/public/:requestId', async (request, reply) => {
     const params = requestIdParams.safeParse(request.params);
     if (!params.success) return malformed(reply, describeIssues(params.error));
@@ -90,6 +92,7 @@ export function hostedRoutes(app: FastifyInstance, ctx: DoubleContext): void {
     });
   });
 
+  // Recorded shape `{tenant_name, tenant_key, allowLoginWith}` (versionInfo left out).
   app.get('/public-srv/tenantinfo/basic', async (_request, reply) =>
     answer(reply, { tenant_name: ctx.tenant.name, tenant_key: ctx.tenant.key, allowLoginWith: ['EMAIL'] }),
   );

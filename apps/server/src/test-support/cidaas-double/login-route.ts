@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { blockUser } from './blocks';
 import { describeIssues, malformed } from './envelope';
 import { findClient, PAGE_PARAMS, withParams } from './hosted-routes';
-import type { DoubleContext, DoubleUser } from './types';
+import type { CidaasDoubleVariants, DoubleContext, DoubleUser } from './types';
 import { maskSub } from './users';
 import type { DoubleEventType } from './webhooks';
 
@@ -17,25 +18,34 @@ const loginFormSchema = z.object({
 type Outcome = 'signed_in' | 'email_not_verified' | 'invalid_username_password';
 
 /**
- * Decides a password attempt and keeps cidaas's brute-force counter. Locked users (DECLINED, BLOCKED)
- * are refused like a wrong password and not counted again; the right password ends a series.
+ * Decides a password attempt and keeps cidaas's brute-force counter. Locked users (DECLINED, BLOCKED,
+ * or on the fraud block list) are refused like a wrong password and not counted again (documented:
+ * DECLINED and BLOCKED keep a user out; that the answer is the wrong password's is recorded for
+ * wrong passwords and unknown users only, provider-protocol.md). The right password ends a series.
  */
-function judge(user: DoubleUser, password: string, blockAfter: number) {
+function judge(user: DoubleUser, password: string, variants: CidaasDoubleVariants) {
   const failure = (events: DoubleEventType[]) => ({
     outcome: 'invalid_username_password' as Outcome,
     events,
   });
-  if (user.userStatus === 'DECLINED' || user.userStatus === 'BLOCKED') return failure(['LOGIN_FAILURE']);
+  const isLocked = user.userStatus === 'DECLINED' || user.userStatus === 'BLOCKED' || user.isFraudBlocked;
+  if (isLocked) return failure(['LOGIN_FAILURE']);
   if (user.password !== password) {
     user.failedAttempts += 1;
+    // The block list is fraud detection's: a tenant without it has no brute-force block (types.ts).
+    const blockAfter = variants.fraudDetection ? variants.blockAfterFailures : 0;
     if (blockAfter > 0 && user.failedAttempts >= blockAfter) {
-      user.userStatus = 'BLOCKED';
+      blockUser(user, variants.bruteForceBlock);
       return failure(['LOGIN_FAILURE', 'ACCOUNT_LOCKED']);
     }
     return failure(['LOGIN_FAILURE']);
   }
   user.failedAttempts = 0;
-  // The tenant's verification pre-check; a PENDING user (older setups) is unverified by definition.
+  // UNKNOWN, and not what cidaas documents: cidaas's verification pre-check sends the person into
+  // its own verification flow (hosted page verification_init, cidaas-facts.md "Verification at
+  // sign-in"), never back to the login page with an error. This answer is the embedded provider's
+  // (provider-protocol.md, `email_not_verified`); nothing recorded shows cidaas sending it. A PENDING
+  // user ("not yet verified", documented) is treated alike.
   if (user.userStatus === 'PENDING' || !user.email_verified) {
     return { outcome: 'email_not_verified' as Outcome, events: [] };
   }
@@ -44,8 +54,10 @@ function judge(user: DoubleUser, password: string, blockAfter: number) {
 
 /**
  * `POST /login-srv/login`, the hosted page's form post. Every answer is a 302 (recorded); the
- * failure parameters are the recorded ones, with `sub`/`q` for a known user and
- * `error_description` for an unknown one. Webhooks follow the answer, never precede it.
+ * failure parameters are the recorded ones (cidaas-facts.md "Hosted-page login"), with `sub`/`q` for
+ * a known user and `error_description` for an unknown one. Webhooks follow the answer, never
+ * precede it; a failure of an unknown e-mail sends none (what cidaas sends then is unknown, and the
+ * documented body has no field for an e-mail that belongs to nobody).
  */
 export function loginRoute(app: FastifyInstance, ctx: DoubleContext): void {
   app.post('/login-srv/login', async (request, reply) => {
@@ -63,7 +75,8 @@ export function loginRoute(app: FastifyInstance, ctx: DoubleContext): void {
     const authRequest = ctx.requestIds.live(requestId);
     const client = authRequest && findClient(ctx, authRequest.clientId);
     if (!authRequest || !client) {
-      // Unknown in cidaas: the recorded failure parameters without the dead request id.
+      // Unknown in cidaas ("nothing public shows the exact error key"): the recorded failure
+      // parameters, `error=session_expired` (the embedded provider's key), without the dead request id.
       const page = ctx.options.clients[0]!.hostedPageUrl;
       return reply.redirect(withParams(page, [...PAGE_PARAMS, ['error', 'session_expired'], ...who]), 302);
     }
@@ -79,7 +92,7 @@ export function loginRoute(app: FastifyInstance, ctx: DoubleContext): void {
         ['requestId', requestId],
       ]);
     }
-    const { outcome, events } = judge(user, password, ctx.variants().blockAfterFailures);
+    const { outcome, events } = judge(user, password, ctx.variants());
     ctx.webhooks.schedule(
       reply,
       events.map((eventtype) => ({ eventtype, client_id: client.clientId, sub: user.sub })),
@@ -97,7 +110,8 @@ export function loginRoute(app: FastifyInstance, ctx: DoubleContext): void {
 
     authRequest.isFinished = true;
     const target = new URL(authRequest.redirectUri);
-    // The code is not redeemable here: the double has no token exchange for it (not in its sections).
+    // Recorded: on to the redirect_uri with a code (and the state). The code is not redeemable here:
+    // the double has no token exchange for it.
     target.searchParams.set('code', randomBytes(24).toString('base64url'));
     if (authRequest.state !== undefined) target.searchParams.set('state', authRequest.state);
     return reply.redirect(target.toString(), 302);

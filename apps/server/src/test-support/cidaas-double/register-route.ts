@@ -22,9 +22,10 @@ const isMissing = (value: unknown) => value === undefined || value === null || v
 
 /**
  * `POST /users-srv/register` (admin API). Checks in cidaas's order as far as recorded: the request
- * id header first (400 + 10001), then the tenant's required fields (417 + 507); an e-mail taken is
- * unknown in cidaas and answered as the embedded provider does (409 + 10011). Password strength is
- * not checked.
+ * id header first (400 + 10001), then the tenant's required fields (417 + 507, variant
+ * requiredRegistrationFields); an e-mail taken is unknown in cidaas and answered as the embedded
+ * provider does (409 + 10011: UNKNOWN, the server checks existence first). Password strength is not
+ * checked (cidaas's policy answer: unknown).
  */
 export function registerRoute(app: FastifyInstance, ctx: DoubleContext): void {
   app.post('/users-srv/register', { onRequest: requireBearer(ctx) }, async (request, reply) => {
@@ -40,7 +41,9 @@ export function registerRoute(app: FastifyInstance, ctx: DoubleContext): void {
     if (ctx.users.byEmail(body.data.email)) {
       return refuse(reply, 409, CODES.emailTaken, 'email already registered');
     }
-    // Recorded: self-registered users are VERIFIED with an unverified e-mail.
+    // Recorded: self-registered users are VERIFIED with an unverified e-mail, answered with sub,
+    // userStatus, email_verified, q, suggested_action, suggested_redirect_uri, next_token (the
+    // values of the last three: unknown).
     const user = ctx.users.add({
       email: body.data.email,
       password: body.data.password,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-/** cidaas's request ids live 30 minutes. */
+/** How long cidaas's request ids live: unknown (that they expire is recorded); 30 minutes here. */
 export const REQUEST_ID_LIFETIME_MS = 30 * 60 * 1000;
 
 export interface AuthRequest {

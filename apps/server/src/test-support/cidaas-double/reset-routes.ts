@@ -5,7 +5,8 @@ import { requireBearer } from './admin-auth';
 import { answer, CODES, describeIssues, malformed, refuse } from './envelope';
 import type { DoubleContext } from './types';
 
-// Only the LINK-by-e-mail reset is the server's; another kind would mail something else.
+// Only the LINK-by-e-mail reset is the server's; another kind would mail something else (the double
+// refuses it: ours).
 const initiateBody = z.object({
   requestId: z.string().min(1).max(200),
   email: z.string().trim().min(1).max(320),
@@ -27,7 +28,8 @@ const SUCCESS_PAGE = `<!DOCTYPE html>
 export function resetRoutes(app: FastifyInstance, ctx: DoubleContext): void {
   const admin = { onRequest: requireBearer(ctx) };
 
-  // The same answer for every e-mail (recorded); a link exists only for a known user.
+  // The same answer for every e-mail, `{reset_initiated:true, rprq}` (recorded); a link exists only
+  // for a known user. An expired request id: 400 + 10001 (recorded).
   app.post('/users-srv/resetpassword/initiate', admin, async (request, reply) => {
     const body = initiateBody.safeParse(request.body);
     if (!body.success) return malformed(reply, describeIssues(body.error));
@@ -39,7 +41,9 @@ export function resetRoutes(app: FastifyInstance, ctx: DoubleContext): void {
     return answer(reply, { reset_initiated: true, rprq });
   });
 
-  // Sets the password only; the user's status stays as it is (unlocking is the server's business).
+  // Recorded: `{reseted:true}`, bad ids 400 + 10002, a mismatch 417 + 10009; the answer's form is
+  // the variant resetAcceptAnswer. Sets the password only: the status and a brute-force block stay
+  // as they are (whether a reset lifts cidaas's block is unknown; the client must not count on it).
   app.post('/users-srv/resetpassword/accept', admin, async (request, reply) => {
     const body = acceptBody.safeParse(request.body);
     if (!body.success) return malformed(reply, describeIssues(body.error));

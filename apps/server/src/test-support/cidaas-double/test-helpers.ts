@@ -112,6 +112,12 @@ export function expectRefusal(answer: Answer, status: number, code: number, type
   expect(answer.json.error.error).toEqual(expect.any(String));
 }
 
+/** The recorded 401 body: no envelope (envelope.ts accessDenied). */
+export function expectAccessDenied(answer: Answer): void {
+  expect(answer.status).toBe(401);
+  expect(answer.json).toEqual({ error: 'Access denied for this resource', refnumber: expect.any(String) });
+}
+
 /** The three "user not found" variants, for tests that go through all of them. */
 export const NOT_FOUND_VARIANTS = ['204', '417', '404'] as const;
 
@@ -124,7 +130,7 @@ export function expectUserNotFound(answer: Answer, variant: (typeof NOT_FOUND_VA
 
 export interface Receiver {
   url: string;
-  deliveries: Array<{ headers: IncomingHttpHeaders; body: Record<string, unknown>; at: number }>;
+  deliveries: Array<{ url: URL; headers: IncomingHttpHeaders; body: Record<string, unknown>; at: number }>;
   close(): Promise<void>;
 }
 
@@ -137,7 +143,8 @@ export async function startReceiver(statuses: number[] = []): Promise<Receiver> 
       raw += chunk.toString();
     });
     request.on('end', () => {
-      deliveries.push({ headers: request.headers, body: JSON.parse(raw), at: Date.now() });
+      const url = new URL(request.url ?? '/', 'http://receiver.invalid');
+      deliveries.push({ url, headers: request.headers, body: JSON.parse(raw), at: Date.now() });
       response.writeHead(statuses.shift() ?? 200).end();
     });
   });

@@ -3,6 +3,18 @@ import type { ResetLinks } from './reset-links';
 import type { UserStore } from './users';
 import type { WebhookSender } from './webhooks';
 
+// Sources named in this folder (see /work/shared/design/cidaas-facts.md for the full list):
+// - recorded: an answer captured from a real cidaas (PHP SDK tests, JS SDK answers);
+// - documented: docs.cidaas.com (the page named), or an SDK's entity classes / README;
+// - unknown: nothing public shows it; the answer is a variant below, or, where marked "ours", the
+//   double's own choice that no client may rely on.
+
+/**
+ * cidaas's user statuses. PENDING: "created, not yet verified (auto-activation disabled)"; BLOCKED:
+ * system-managed, set by cidaas's brute-force protection (documented: docs.cidaas.com
+ * guides/user-management/user-management-flows/user-status). COMBINED and DELETED exist too but
+ * no user of the double has them.
+ */
 export type UserStatus = 'VERIFIED' | 'DECLINED' | 'BLOCKED' | 'PENDING';
 
 /** A user as the double keeps it; `user(email)` hands out copies of these. */
@@ -13,8 +25,21 @@ export interface DoubleUser {
   userStatus: UserStatus;
   email_verified: boolean;
   given_name?: string;
+  /** The user account's `_id` and its one identity's `_id` (documented nested profile). */
+  accountId: string;
+  identityId: string;
+  /** ISO 8601 (documented fields of userAccount and identity). */
+  createdTime: string;
+  updatedTime: string;
   /** Consecutive wrong passwords; what cidaas's brute-force protection counts. */
   failedAttempts: number;
+  /**
+   * On the fraud detection's block list (documented: "Removes a blocked sub from the fraud block
+   * list", docs.cidaas.com openapi/4.0.6/fds/post-unblock). Seeded BLOCKED users are on it too.
+   */
+  isFraudBlocked: boolean;
+  /** The status a brute-force block replaced (variant bruteForceBlock 'status'), restored by unblock. */
+  statusBeforeBlock?: UserStatus;
 }
 
 export interface NewDoubleUser {
@@ -25,30 +50,117 @@ export interface NewDoubleUser {
   given_name?: string;
 }
 
-/** The answers nothing public shows (cidaas-facts.md "unknown"): one per test, all of them covered. */
+/**
+ * The answers nothing public shows (cidaas-facts.md "unknown"), each switchable. The conformance
+ * suite (provider-client/conformance.test.ts, DOUBLE_VARIANT_RUNS in conformance-targets.ts) runs
+ * the server's provider client against every value of every variant a client call meets.
+ */
 export interface CidaasDoubleVariants {
-  /** How "user not found" is answered by both user-existence calls, user-by-sub and status. */
+  /**
+   * "User not found" from both user-existence calls, user-by-sub, status, the admin updates.
+   * '204' + nothing: documented for the admin existence (docs.cidaas.com
+   * openapi/4.0.6/user/post-useractions-srv-userexistence-authenticated, "standard error envelope
+   * with code 10301"; the double sends no body with a 204, as HTTP has it); '417' + 10301: older
+   * docs list only 200/400/401/417; '404' + 10301: never seen at cidaas, the embedded provider's.
+   */
   userNotFound: '204' | '417' | '404';
-  /** Whether the admin existence answer carries `sub` (and userStatus). */
+  /** Whether the admin existence answer carries `sub` (and userStatus). Unknown. */
   existenceCarriesSub: boolean;
-  /** Registration fields the tenant requires: missing → 417 + 507 "<field> cannot be null". */
+  /**
+   * The answer of `GET /users-srv/internal/userinfo/profile/{sub}`. 'nested' (documented: Android SDK
+   * service/entity/userprofile/UseprofileResponseDataEntity.java, UserAccountEntity.java,
+   * IdentityEntity.java; inheaden/cidaasutils user.go; the JS SDK README's getProfileInfo answer);
+   * 'flat' `{sub, email, email_verified, userStatus}`: seen nowhere, what the embedded provider
+   * answered before, kept so that the client's tolerance of it stays tested.
+   */
+  profileShape: 'nested' | 'flat';
+  /**
+   * Where the users of `POST /user-srv/graph/users` sit: documented is only "The response contains
+   * an array of users" (docs.cidaas.com openapi/4.0.6/user/graph-find-users-by-filter).
+   */
+  searchAnswer: 'data' | 'data.users' | 'data.data';
+  /**
+   * Whether a client-credentials token may set `email_verified` through the documented admin update
+   * `PUT /user-srv/users/{sub}` (docs.cidaas.com openapi/user/put-user-by-sub): unknown. 'user-srv':
+   * it may, and the legacy `PUT /users-srv/user/{sub}` does not exist (404). 'legacy-only': the
+   * documented path answers the recorded 401 body, the legacy one (inheaden/cidaasutils
+   * UpdateUserProfileInternally) takes it.
+   */
+  adminUpdate: 'user-srv' | 'legacy-only';
+  /**
+   * How cidaas's brute-force block shows: 'status' sets userStatus BLOCKED (documented as
+   * system-managed and set by the brute-force protection: guides/.../user-status); 'list': the
+   * status stays as it was, the sub is only on the fraud block list (documented:
+   * openapi/4.0.6/fds/post-unblock) and sign-in is refused like a wrong password until unblocked.
+   * Which of the two cidaas does: unknown.
+   */
+  bruteForceBlock: 'status' | 'list';
+  /**
+   * Whether the tenant has fraud detection at all (unknown). false: `POST /fraud-detection-srv/unblock`
+   * is no call (404), and no brute-force block arises (the block list is fraud detection's; inferred
+   * from the FDS docs, which keep the blocks).
+   */
+  fraudDetection: boolean;
+  /**
+   * Registration fields the tenant requires: missing → 417 + 507 "<field> cannot be null"
+   * (recorded). Which fields: the tenant's registration setup.
+   */
   requiredRegistrationFields: string[];
-  /** How reset accept answers a success: JSON envelope, a 302 to a hosted page, or a 200 HTML page. */
+  /**
+   * How reset accept answers a success: the JSON envelope `{reseted:true}` (recorded, the JS SDK's
+   * "older" variant), a 302 to a hosted page, or a 200 HTML page (newer cidaas, unknown form).
+   */
   resetAcceptAnswer: 'json' | 'redirect' | 'html';
-  /** Delay before each webhook is sent, ms (0 = right after the answer). */
-  webhookDelayMs: number;
-  /** cidaas's own brute-force blocking: the N-th consecutive failure sets BLOCKED; 0 = off. */
+  /**
+   * cidaas's own brute-force blocking (documented as configurable): the N-th consecutive failure
+   * blocks; 0 = off (the tenant's setting).
+   */
   blockAfterFailures: number;
+  /**
+   * The webhook body. 'documented': the one body cidaas documents (docs.cidaas.com
+   * cidaas-id-validator/id-validator/prerequisites/webhook) `{eventtype, createTime, client_id,
+   * tenantKey, actorId, metaData, objectId, objectType}`, no id, no timestamp, no sub, no e-mail
+   * ("no critical and personal data is provided with a webhook call", openapi/webhooks/webhooks-api);
+   * which of its fields name the user of a login event is unknown (here actorId and objectId, with
+   * objectType 'USER'). 'with-id': `{id, eventtype, timestamp, client_id, sub}`, the embedded
+   * provider's body (provider-protocol.md), seen at no cidaas.
+   */
+  webhookBody: 'documented' | 'with-id';
+  /**
+   * Where the webhook's API key goes, under the configured name (WebhookTarget.apiKeyHeader):
+   * documented as the operator's choice, `apikey_placement` 'header' or 'query'
+   * (Cidaas/terraform-provider-cidaas docs/resources/webhook.md).
+   */
+  webhookKeyPlacement: 'header' | 'query';
+  /**
+   * The pauses before the retries of a delivery that was not answered 200. Documented: up to 3 more
+   * attempts, after 1, 5 and 10 minutes (docs.cidaas.com openapi/webhooks/webhooks-api;
+   * guides/activity-management/webhook-management), i.e. [60_000, 300_000, 600_000]. The default
+   * [20, 40, 60] is that schedule SCALED DOWN so that a test can see all of them.
+   */
+  webhookRetryPausesMs: number[];
+  /** Delay before each webhook is sent, ms (0 = right after the answer). When cidaas sends: unknown. */
+  webhookDelayMs: number;
 }
 
-// The defaults are the documented answer (204) and the shapes that ask the most of the client.
+// The defaults are the documented answers where there are any, and otherwise the shapes that ask the
+// most of the client (no sub from the existence check, the array right in `data`).
 export const DEFAULT_VARIANTS: CidaasDoubleVariants = {
   userNotFound: '204',
   existenceCarriesSub: false,
+  profileShape: 'nested',
+  searchAnswer: 'data',
+  adminUpdate: 'user-srv',
+  bruteForceBlock: 'status',
+  fraudDetection: true,
   requiredRegistrationFields: [],
   resetAcceptAnswer: 'json',
-  webhookDelayMs: 0,
   blockAfterFailures: 0,
+  webhookBody: 'documented',
+  webhookKeyPlacement: 'header',
+  // Scaled down from the documented 1, 5 and 10 minutes so that a test can see all of them.
+  webhookRetryPausesMs: [20, 40, 60],
+  webhookDelayMs: 0,
 };
 
 export interface DoubleClient {
@@ -60,6 +172,10 @@ export interface DoubleClient {
 
 export interface WebhookTarget {
   url: string;
+  /**
+   * The name the key is sent under (terraform `apikey_placeholder`, e.g. `X-API-Key`): a header, or a
+   * query parameter when the variant webhookKeyPlacement is 'query'.
+   */
   apiKeyHeader: string;
   apiKey: string;
 }
@@ -71,7 +187,7 @@ export interface CidaasDoubleOptions {
   clients: DoubleClient[];
   webhook?: WebhookTarget;
   variants?: Partial<CidaasDoubleVariants>;
-  /** tenantinfo/basic and the reset success page `https://<key>.cidaas.example/…`. */
+  /** tenantinfo/basic, the webhook's `tenantKey`, the reset success page `https://<key>.cidaas.example/…`. */
   tenant?: { name: string; key: string };
 }
 

@@ -1,25 +1,44 @@
+import { normaliseEmail } from '@concierge/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireBearer } from './admin-auth';
-import { answer, CODES, describeIssues, malformed, refuse, userNotFound } from './envelope';
+import { answer, describeIssues, malformed, userNotFound } from './envelope';
 import type { DoubleContext } from './types';
-import { publicProfile } from './users';
+import { indexDocumentOf, profileOf, project } from './users';
 
 const emailBody = z.object({ email: z.string().trim().min(1).max(320) });
 const subParams = z.object({ sub: z.string().min(1).max(200) });
-// The statuses the server may set (provider-protocol.md); PENDING is cidaas's own, not settable.
-const statusBody = z.object({
-  status: z.enum(['VERIFIED', 'DECLINED', 'BLOCKED']),
-  reason: z.string().optional(),
-});
-// Only email_verified is the server's; the other profile fields are accepted and left alone.
-const profileBody = z.object({ email_verified: z.boolean().optional() }).loose();
 
-/** User existence (both), user by e-mail, user by sub, status, mark e-mail verified. */
+// The graph search's body as documented (openapi/4.0.6/user/graph-find-users-by-filter): the legacy
+// `fieldsFilter` ("still accepted, auto-normalized"), `fields`, `from`, `size` (max 1000),
+// `excludeUserCount`. Other documented parts (filters, groupsFilter, terms, sortfield) pass unread.
+const searchBody = z
+  .object({
+    fieldsFilter: z
+      .array(z.object({ field: z.string(), value: z.union([z.string(), z.array(z.string())]) }).loose())
+      .optional(),
+    fields: z.string().max(2000).optional(),
+    from: z.number().int().min(0).optional(),
+    size: z.number().int().min(0).max(1000).optional(),
+    excludeUserCount: z.boolean().optional(),
+  })
+  .loose();
+
+/** The e-mails asked for by an e-mail filter; undefined without one. */
+function emailsFilteredBy(filters: z.infer<typeof searchBody>['fieldsFilter']): string[] | undefined {
+  // Which field name the legacy filter takes for the e-mail is unknown: the index path or its leaf.
+  const filter = filters?.find((entry) => entry.field === 'email' || entry.field === 'system.email');
+  if (!filter) return undefined;
+  return (Array.isArray(filter.value) ? filter.value : [filter.value]).map(normaliseEmail);
+}
+
+/** User existence (both), the graph search, user by sub. */
 export function userRoutes(app: FastifyInstance, ctx: DoubleContext): void {
   const admin = { onRequest: requireBearer(ctx) };
 
-  // The hosted page's check (public). The request id is not checked: nothing shows that cidaas does.
+  // The hosted page's check (public; the JS SDK's userCheckExists). Answers `{exist:true}` and
+  // nothing else for a known user (recorded shape), "not found" per variant. The request id is not
+  // checked: nothing shows that cidaas does.
   app.post('/useractions-srv/userexistence/:requestId', async (request, reply) => {
     const body = emailBody.safeParse(request.body);
     if (!body.success) return malformed(reply, describeIssues(body.error));
@@ -27,7 +46,9 @@ export function userRoutes(app: FastifyInstance, ctx: DoubleContext): void {
     return user ? answer(reply, { exist: true }) : userNotFound(reply, ctx.variants().userNotFound);
   });
 
-  // Whether `sub` comes with it is unknown (variant existenceCarriesSub).
+  // Admin existence (documented: openapi/4.0.6/user/post-useractions-srv-userexistence-authenticated).
+  // A known user: `{exist:true}`; whether `sub` (and userStatus) come with it is unknown (variant
+  // existenceCarriesSub). Unknown user: variant userNotFound (documented 204 + 10301).
   app.post('/useractions-srv/userexistence', admin, async (request, reply) => {
     const body = emailBody.safeParse(request.body);
     if (!body.success) return malformed(reply, describeIssues(body.error));
@@ -38,48 +59,36 @@ export function userRoutes(app: FastifyInstance, ctx: DoubleContext): void {
     return answer(reply, { exist: true, ...identity });
   });
 
-  app.post('/users-srv/user/search', admin, async (request, reply) => {
-    const body = emailBody.safeParse(request.body);
+  // The documented user search `POST /user-srv/graph/users` (scope cidaas:users_search or
+  // cidaas:users_read; not checked here). Documented answers: 200 "an array of users", 204 No
+  // Content for no match, 401, 417. Where the array sits: variant searchAnswer. The double
+  // understands only an e-mail filter; any other search is refused (ours: 400 + 10000).
+  app.post('/user-srv/graph/users', admin, async (request, reply) => {
+    const body = searchBody.safeParse(request.body);
     if (!body.success) return malformed(reply, describeIssues(body.error));
-    const user = ctx.users.byEmail(body.data.email);
-    if (!user) return answer(reply, []);
-    const { sub, email, email_verified, userStatus } = user;
-    return answer(reply, [{ sub, email, email_verified, userStatus }]);
+    const emails = emailsFilteredBy(body.data.fieldsFilter);
+    if (!emails) return malformed(reply, 'the cidaas double searches by an e-mail fieldsFilter only');
+    const matches = ctx.users.all().filter((user) => emails.includes(user.email));
+    const { from = 0, size = 10, fields } = body.data;
+    const page = matches.slice(from, from + size).map((user) => project(indexDocumentOf(user), fields));
+    if (page.length === 0) return reply.code(204).send();
+    const placement = ctx.variants().searchAnswer;
+    if (placement === 'data') return answer(reply, page);
+    // The total's name and place are unknown too; it comes only beside a list in an object.
+    const total = body.data.excludeUserCount ? {} : { total: matches.length };
+    return answer(reply, placement === 'data.users' ? { users: page, ...total } : { data: page, ...total });
   });
 
+  // User by sub (documented path: Android SDK URLHelper internaluserProfileURL, inheaden/cidaasutils
+  // userinfoInternalEndpoint); its shape: variant profileShape (documented nested). Unknown sub:
+  // variant userNotFound (what cidaas answers here is unknown).
   app.get('/users-srv/internal/userinfo/profile/:sub', admin, async (request, reply) => {
     const params = subParams.safeParse(request.params);
     if (!params.success) return malformed(reply, describeIssues(params.error));
     const user = ctx.users.bySub(params.data.sub);
-    return user ? answer(reply, publicProfile(user)) : userNotFound(reply, ctx.variants().userNotFound);
-  });
-
-  app.patch('/user-srv/users/:sub/status', admin, async (request, reply) => {
-    const params = subParams.safeParse(request.params);
-    const body = statusBody.safeParse(request.body);
-    if (!params.success) return malformed(reply, describeIssues(params.error));
-    if (!body.success) return malformed(reply, describeIssues(body.error));
-    const user = ctx.users.bySub(params.data.sub);
-    if (!user) return userNotFound(reply, ctx.variants().userNotFound);
-    // Recorded: a transition to the status the user has is refused with 400.
-    if (user.userStatus === body.data.status) {
-      return refuse(reply, 400, CODES.statusUnchanged, `user is ${user.userStatus} already`);
-    }
-    user.userStatus = body.data.status;
-    // A status set from outside starts a new series for the brute-force counter.
-    user.failedAttempts = 0;
-    return answer(reply, { updated: true });
-  });
-
-  app.put('/users-srv/user/profile/:sub', admin, async (request, reply) => {
-    const params = subParams.safeParse(request.params);
-    const body = profileBody.safeParse(request.body);
-    if (!params.success) return malformed(reply, describeIssues(params.error));
-    if (!body.success) return malformed(reply, describeIssues(body.error));
-    const user = ctx.users.bySub(params.data.sub);
-    // provider-protocol.md gives this call one answer for an unknown sub (ours): 417 + 10301.
-    if (!user) return refuse(reply, 417, CODES.userNotFound, 'user not found');
-    if (body.data.email_verified !== undefined) user.email_verified = body.data.email_verified;
-    return answer(reply, { updated: true });
+    const variants = ctx.variants();
+    return user
+      ? answer(reply, profileOf(user, variants.profileShape))
+      : userNotFound(reply, variants.userNotFound);
   });
 }

@@ -1,18 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import type { WebhookTarget } from './types';
+import type { CidaasDoubleVariants, WebhookTarget } from './types';
 
+/**
+ * Event names that exist at cidaas (documented: Cidaas/terraform-provider-cidaas
+ * helpers/cidaas/webhook.go AllowedEvents). When cidaas sends each of them is unknown; the double
+ * sends LOGIN_FAILURE for a known user's failed sign-in, ACCOUNT_LOCKED with the failure that
+ * blocks, LOGIN_WITH_CIDAAS for a sign-in and PASSWORD_RESET for a completed reset.
+ */
 export type DoubleEventType = 'LOGIN_FAILURE' | 'LOGIN_WITH_CIDAAS' | 'ACCOUNT_LOCKED' | 'PASSWORD_RESET';
 
 export interface DoubleEvent {
   eventtype: DoubleEventType;
   client_id: string;
+  /** The user it is about. Events are sent only where there is one (none for an unknown e-mail). */
   sub: string;
 }
 
-/** Retries after the first attempt, on a non-2xx answer or no answer. */
-const MAX_RETRIES = 3;
-const RETRY_PAUSE_MS = 20;
+/** Per attempt: an endpoint that does not answer counts as a failed attempt (ours). */
 const ATTEMPT_TIMEOUT_MS = 5000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -28,18 +33,50 @@ function answered(reply: FastifyReply): Promise<void> {
 }
 
 /**
- * Sends cidaas's webhooks as the double's variant: `sub` only, never an e-mail (the server must resolve
- * it through user-by-sub), and only after the answer is out, the way cidaas does not wait for them.
+ * The body as the variant webhookBody has it (types.ts names the sources). Built once per event:
+ * every retry repeats it, its `createTime` (or `id`) included, so that a receiver can tell a
+ * redelivery from a new event.
+ */
+function bodyOf(event: DoubleEvent, at: Date, tenantKey: string, shape: CidaasDoubleVariants['webhookBody']) {
+  if (shape === 'with-id') {
+    return {
+      id: randomUUID(),
+      eventtype: event.eventtype,
+      timestamp: at.toISOString(),
+      client_id: event.client_id,
+      sub: event.sub,
+    };
+  }
+  // The documented fields; which of them name the user of a login event, and objectType's value
+  // for a user, are unknown (actorId and objectId as the sub, 'USER').
+  return {
+    eventtype: event.eventtype,
+    createTime: at.toISOString(),
+    client_id: event.client_id,
+    tenantKey,
+    actorId: event.sub,
+    objectId: event.sub,
+    objectType: 'USER',
+    metaData: {},
+  };
+}
+
+/**
+ * Sends cidaas's webhooks after the answer is out (cidaas does not hold its answer for them; when
+ * exactly it sends is the variant webhookDelayMs), never an e-mail (documented: no personal data).
+ * Every variant is read when the event happens.
  */
 export class WebhookSender {
   readonly #pending = new Set<Promise<void>>();
   #target: WebhookTarget | undefined;
-  /** Read before each event: the variant may change between calls. */
-  readonly #delayMs: () => number;
+  readonly #variants: () => CidaasDoubleVariants;
+  readonly #tenantKey: string;
+  #lastAt = 0;
 
-  constructor(target: WebhookTarget | undefined, delayMs: () => number) {
+  constructor(target: WebhookTarget | undefined, variants: () => CidaasDoubleVariants, tenantKey: string) {
     this.#target = target;
-    this.#delayMs = delayMs;
+    this.#variants = variants;
+    this.#tenantKey = tenantKey;
   }
 
   /** The receiver usually starts after the double (it needs the double's URL): set it then. */
@@ -51,13 +88,16 @@ export class WebhookSender {
   schedule(reply: FastifyReply, events: DoubleEvent[]): void {
     const target = this.#target;
     if (!target || events.length === 0) return;
+    const variants = this.#variants();
+    // Ours: no two events of the double share a time, so that one without an id is told apart by it.
+    this.#lastAt = Math.max(Date.now(), this.#lastAt + 1);
+    const at = new Date(this.#lastAt);
+    const bodies = events.map((event) => bodyOf(event, at, this.#tenantKey, variants.webhookBody));
     const delivery = (async () => {
       await answered(reply);
-      for (const event of events) {
-        await sleep(this.#delayMs());
-        const { eventtype, client_id, sub } = event;
-        const body = { id: randomUUID(), eventtype, timestamp: new Date().toISOString(), client_id, sub };
-        await deliver(target, body);
+      for (const body of bodies) {
+        await sleep(variants.webhookDelayMs);
+        await deliver(target, body, variants);
       }
     })();
     this.#pending.add(delivery);
@@ -69,21 +109,31 @@ export class WebhookSender {
   }
 }
 
-/** One event, at least once: the same `id` on every retry, so the receiver can deduplicate. */
-async function deliver(target: WebhookTarget, body: object): Promise<void> {
-  for (let attempt = 0; attempt <= MAX_RETRIES; attempt += 1) {
-    if (attempt > 0) await sleep(RETRY_PAUSE_MS * attempt);
+/**
+ * One event, at least once: documented, "an answer other than 200" is retried up to 3 more times
+ * (after 1, 5 and 10 minutes; here variant webhookRetryPausesMs). The key goes under its configured
+ * name in the header or the query string (variant webhookKeyPlacement). Which errors cidaas counts
+ * as permanent and does not retry is unknown: the double retries every answer but 200.
+ */
+async function deliver(target: WebhookTarget, body: object, variants: CidaasDoubleVariants): Promise<void> {
+  const url = new URL(target.url);
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (variants.webhookKeyPlacement === 'query') url.searchParams.set(target.apiKeyHeader, target.apiKey);
+  else headers[target.apiKeyHeader] = target.apiKey;
+  const pauses = variants.webhookRetryPausesMs;
+  for (let attempt = 0; attempt <= pauses.length; attempt += 1) {
+    if (attempt > 0) await sleep(pauses[attempt - 1]!);
     try {
-      const response = await fetch(target.url, {
+      const response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', [target.apiKeyHeader]: target.apiKey },
+        headers,
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
       });
       await response.arrayBuffer().catch(() => undefined);
-      if (response.ok) return;
+      if (response.status === 200) return;
     } catch {
-      // No answer counts as a failed attempt, like a non-2xx one.
+      // No answer counts as a failed attempt, like an answer other than 200.
     }
   }
 }
