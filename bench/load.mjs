@@ -14,7 +14,8 @@ export const CONNECTIONS = 10;
  * @property {number} connections
  * @property {number} requests completed requests
  * @property {number} requestsPerSecond mean of autocannon's per-second samples (requests / elapsedSeconds)
- * @property {{ p50: number, p90: number, p99: number, max: number, mean: number }} latency in ms
+ * @property {{ p50: number, p90: number, p99: number, max: number, mean: number, median?: number }} latency
+ *   in ms; median only with exactMedian
  * @property {number} errors connection errors and timeouts
  * @property {number} non2xx
  * @property {Record<string, number>} statusCodes
@@ -25,9 +26,14 @@ export const CONNECTIONS = 10;
  * @param {{ headers?: Record<string, string>, duration?: number, everyRequestNew?: boolean }} [options]
  *   everyRequestNew: each request's query gets a parameter of its own (`bench=1`, `bench=2`, …), so
  *   that no answer can be one the server kept from before
+ *   exactMedian: also the median of each 2xx answer's own time, to the microsecond: autocannon's
+ *   histogram counts whole milliseconds, too coarse to compare two medians of about 2 ms
  * @returns {Promise<LoadFigures>}
  */
-export async function load(url, { headers = {}, duration = DURATION_S, everyRequestNew = false } = {}) {
+export async function load(
+  url,
+  { headers = {}, duration = DURATION_S, everyRequestNew = false, exactMedian = false } = {},
+) {
   if (new URL(url).hostname !== '127.0.0.1')
     throw new Error(`Refusing to load anything but 127.0.0.1: ${url}`);
   const { pathname, search } = new URL(url);
@@ -35,7 +41,16 @@ export async function load(url, { headers = {}, duration = DURATION_S, everyRequ
   const requests = everyRequestNew
     ? [{ setupRequest: (request) => ({ ...request, path: `${pathname}${search}&bench=${++count}` }) }]
     : undefined;
-  const result = await autocannon({ url, connections: CONNECTIONS, duration, headers, requests });
+  const run = autocannon({ url, connections: CONNECTIONS, duration, headers, requests });
+  /** @type {number[]} */
+  const times = [];
+  if (exactMedian) {
+    run.on('response', (_client, statusCode, _bytes, ms) => {
+      if (statusCode >= 200 && statusCode < 300) times.push(ms);
+    });
+  }
+  const result = await run;
+  times.sort((a, b) => a - b);
   return {
     url,
     durationSeconds: duration,
@@ -49,6 +64,7 @@ export async function load(url, { headers = {}, duration = DURATION_S, everyRequ
       p99: result.latency.p99,
       max: result.latency.max,
       mean: result.latency.average,
+      ...(exactMedian ? { median: times[Math.floor(times.length / 2)] ?? Number.NaN } : {}),
     },
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,

@@ -30,6 +30,27 @@ function table(rows) {
 
 /** @param {any} results @param {ReturnType<typeof import('./budgets.mjs').checkBudgets>} verdicts */
 export function printReport(results, verdicts) {
+  // A part run alone (`--only=protection`) has only its own figures.
+  if (results.bundle) printServer(results);
+  if (results.stack) printStack(results.stack);
+  if (results.protection) printProtection(results.protection);
+
+  console.log('\nBudgets');
+  console.log(
+    table([
+      ['budget', 'limit', 'measured', ''],
+      ...verdicts.map((verdict) => [
+        verdict.name,
+        `${verdict.kind === 'max' ? '≤' : '≥'} ${format(verdict.limit, verdict.unit)}`,
+        format(verdict.actual, verdict.unit),
+        verdict.ok ? 'ok' : 'BROKEN',
+      ]),
+    ]),
+  );
+}
+
+/** The bundle, the load on the compiled server and its memory. @param {any} results */
+function printServer(results) {
   const { bundle, html, load } = results;
   console.log('\n/login assets (from the client manifest)');
   console.log(
@@ -76,8 +97,10 @@ export function printReport(results, verdicts) {
       `${format(results.rss.afterLoad, 'bytes')} after ${load.login.durationSeconds} s of /login load, ` +
       `peak ${format(results.rss.peak, 'bytes')}`,
   );
+}
 
-  const { stack } = results;
+/** The `npm start` stack: the browser walk, memory, sign-ins and Lighthouse. @param {any} stack */
+function printStack(stack) {
   const MiB = (bytes) => `${(bytes / 1024 / KiB).toFixed(1)} MiB`;
   console.log(
     `\nnpm start stack: up in ${format(stack.startMs, 'ms')}; browser walk ` +
@@ -137,17 +160,56 @@ export function printReport(results, verdicts) {
       ['floor (same HTML, no scripts, gzip)', format(pageSpeed.floor.lcpMs, 'ms'), '', '', '', '', ''],
     ]),
   );
+}
 
-  console.log('\nBudgets');
+/** Account protection: /login beside waiting counter requests; the lock's latency on the cluster. @param {any} protection */
+function printProtection({ counterWaiters, lock }) {
+  const { idle, beside, waiters } = counterWaiters;
+  const exact = (ms) => `${ms.toFixed(2)} ms`;
+  console.log(
+    `\nGET /login (${idle.connections} connections, ${idle.durationSeconds} s each) idle and beside ` +
+      `${waiters.waiters} waiting GET /user-login-failed-counter (after=0, each re-sent once answered)`,
+  );
   console.log(
     table([
-      ['budget', 'limit', 'measured', ''],
-      ...verdicts.map((verdict) => [
-        verdict.name,
-        `${verdict.kind === 'max' ? '≤' : '≥'} ${format(verdict.limit, verdict.unit)}`,
-        format(verdict.actual, verdict.unit),
-        verdict.ok ? 'ok' : 'BROKEN',
+      ['run', 'median', 'p99', 'req/s', 'errors + non-2xx'],
+      ...[
+        ['idle', idle],
+        ['beside the waiting requests', beside],
+      ].map(([name, figures]) => [
+        name,
+        exact(figures.latency.median),
+        format(figures.latency.p99, 'ms'),
+        format(figures.requestsPerSecond, 'req/s').replace(' req/s', ''),
+        String(figures.errors + figures.non2xx),
       ]),
+    ]),
+  );
+  console.log(
+    `ratio of the medians ${format(counterWaiters.ratio, 'ratio')}; waiting requests: ${waiters.answers} answered ` +
+      `(${Object.entries(waiters.statusCodes)
+        .map(([code, count]) => `${count}× ${code}`)
+        .join(', ')}), after ${format(waiters.waitedMs.min, 'ms')}–${format(waiters.waitedMs.max, 'ms')} ` +
+      `(median ${format(waiters.waitedMs.p50, 'ms')}); ${waiters.notWaited} did not wait; ` +
+      `never fewer than ${waiters.fewestWaiting} out during the load`,
+  );
+
+  console.log(
+    `\nLock latency on the cluster (3 instances behind nginx): third wrong password's answer → DECLINED ` +
+      `at the provider, ${lock.accounts} fresh accounts, ${lock.concurrency} at a time, read every ${lock.pollMs} ms`,
+  );
+  console.log(
+    table([
+      ['accounts locked', 'p50', 'p99', 'max', 'not locked within 10 s', 'not tried', 'took'],
+      [
+        `${lock.locked} of ${lock.accounts}`,
+        format(lock.p50, 'ms'),
+        format(lock.p99, 'ms'),
+        format(lock.max, 'ms'),
+        String(lock.neverLocked),
+        String(lock.notTried),
+        `${lock.elapsedSeconds.toFixed(1)} s`,
+      ],
     ]),
   );
 }

@@ -66,9 +66,10 @@ export function memoryOf(pid) {
 
 /**
  * @param {string} root the repository root
+ * @param {Record<string, string>} [env] on top of SERVER_ENV, for a measurement that needs it
  * @returns {Promise<RunningServer>}
  */
-export async function startServer(root) {
+export async function startServer(root, env = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'concierge-bench-'));
   const postgres = await startEmbeddedPostgres({ dataDir, port: await freePort(), persistent: false });
@@ -76,7 +77,7 @@ export async function startServer(root) {
   const spawned = performance.now();
   const child = spawn(process.execPath, nodeArguments('server'), {
     cwd: root,
-    env: { ...process.env, ...SERVER_ENV, PORT: String(port), DATABASE_URL: postgres.url },
+    env: { ...process.env, ...SERVER_ENV, ...env, PORT: String(port), DATABASE_URL: postgres.url },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Keep only the end of the output: it is there to explain a failed start, and an unread pipe

@@ -153,8 +153,8 @@ export async function signInRoundTrip(urls, user) {
   }
 }
 
-/** @param {number[]} sorted @param {number} p */
-function percentile(sorted, p) {
+/** The nearest-rank percentile. @param {number[]} sorted @param {number} p */
+export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
