@@ -25,6 +25,22 @@ describe('pageRedirect', () => {
     ).toBe('/resend-account-activation-email?requestId=r&email=anna%40example.ch&reason=email_not_verified');
   });
 
+  it("takes the provider's names of the account out of the address, also on the way to another page", () => {
+    expect(
+      pageRedirect(
+        '/login',
+        '?requestId=r&error=invalid_username_password&username=a%40b.ch&sub=s-1&q=s***1',
+      ),
+    ).toBe('/login?requestId=r&error=invalid_username_password&username=a%40b.ch');
+    expect(pageRedirect('/resend-account-activation-email', '?track_id=t&sub=s-1')).toBe(
+      '/resend-account-activation-email',
+    );
+    expect(pageRedirect('/login', '?error=email_not_verified&username=a%40b.ch&sub=s-1')).toBe(
+      '/resend-account-activation-email?email=a%40b.ch&reason=email_not_verified',
+    );
+    expect(pageRedirect('/verification-complete', '?sub=s-1&email=a%40b.ch&verificationid=v')).toBeNull();
+  });
+
   it('leaves every other URL alone', () => {
     expect(pageRedirect('/login', '?requestId=r&error=invalid_username_password')).toBeNull();
     expect(pageRedirect('/login', '')).toBeNull();

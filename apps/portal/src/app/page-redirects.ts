@@ -2,9 +2,16 @@
  * Where a URL must go before anything renders; the same on the server (a 302) and in the browser.
  * - spec §2: `registrationcode` or `code` on any route (value `empty` excluded) → /register with the code.
  * - spec §2: /login?error=email_not_verified → the resend-activation page with the entered e-mail.
+ * - The provider's names of the account (`sub`, its masked form `q`, a `track_id`), which cidaas
+ *   appends to a known user's failed sign-in (recorded) and to its other hosted pages: read by no
+ *   page, so they leave the address bar (and the history) before anything renders. Not on
+ *   /verification-complete, whose link the spec lets carry `sub`.
  */
 export function pageRedirect(pathname: string, search: string): string | null {
   const params = new URLSearchParams(search);
+  const isNamingAccount =
+    pathname !== '/verification-complete' && ACCOUNT_NAMES.some((name) => params.has(name));
+  if (isNamingAccount) for (const name of ACCOUNT_NAMES) params.delete(name);
   const code = params.get('registrationcode') ?? params.get('code');
   if (code && code !== 'empty' && pathname !== '/register') {
     params.delete('code');
@@ -18,5 +25,8 @@ export function pageRedirect(pathname: string, search: string): string | null {
     params.set('reason', 'email_not_verified');
     return `/resend-account-activation-email?${params}`;
   }
+  if (isNamingAccount) return params.size > 0 ? `${pathname}?${params}` : pathname;
   return null;
 }
+
+const ACCOUNT_NAMES = ['sub', 'q', 'track_id'];
