@@ -88,12 +88,13 @@ function eventKeyOf(event: ParsedWebhookEvent, subject: string): string {
 
 /**
  * The event's own time (ISO 8601, or epoch milliseconds): the order in which an account's events
- * apply. One without a readable time, or ahead of this server's clock, counts as arriving now.
+ * apply. One without a readable time, ahead of this server's clock or before 1970 (beyond what the
+ * database keeps, at the extreme), counts as arriving now.
  */
 export function eventTimeOf(event: ParsedWebhookEvent, receivedAt: Date): Date {
   const text = event.createTime ?? event.timestamp;
   if (!text) return receivedAt;
   const at = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
-  if (!Number.isFinite(at) || at > receivedAt.getTime()) return receivedAt;
+  if (!Number.isFinite(at) || at <= 0 || at > receivedAt.getTime()) return receivedAt;
   return new Date(at);
 }

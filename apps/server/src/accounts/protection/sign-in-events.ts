@@ -1,6 +1,12 @@
 import type { Kysely } from '@concierge/database';
 import type { ServerTables } from '../../db/schema';
-import { claimEventKey, failuresSince, holdAccount, LOCK_AFTER_FAILURES } from './account-row';
+import {
+  type AccountRow,
+  claimEventKey,
+  failuresSince,
+  holdAccount,
+  LOCK_AFTER_FAILURES,
+} from './account-row';
 
 /** One provider event about one account, at the event's own time. */
 export interface AccountEvent {
@@ -69,52 +75,44 @@ export async function recordFailedSignIn(
 }
 
 /**
- * A successful sign-in or an activation: the failures before it no longer count. Ordered by the
- * event's own time, so a late event clears only what came before it. It never lifts a lock: only a
- * completed reset does (spec §4), and a right password that slipped through before the lock landed
- * must not undo it.
+ * One event's change of the account, once per event key, in one transaction that holds the account.
+ * `change` returns the columns to set, or nothing when the event changes nothing now.
  */
-export async function recordSignInSuccess(
+async function applyOnce(
   db: Kysely<ServerTables>,
   event: AccountEvent,
+  change: (account: AccountRow) => Partial<AccountRow> | undefined,
 ): Promise<'applied' | 'duplicate'> {
   return db.transaction().execute(async (trx) => {
     if (!(await claimEventKey(trx, event.key))) return 'duplicate';
-    const account = await holdAccount(trx, event.email);
-    if (event.at > account.counted_since) {
-      await trx
-        .updateTable('account_protection')
-        .set({ counted_since: event.at })
-        .where('email', '=', event.email)
-        .execute();
+    const columns = change(await holdAccount(trx, event.email));
+    if (columns) {
+      await trx.updateTable('account_protection').set(columns).where('email', '=', event.email).execute();
     }
     return 'applied';
   });
 }
 
 /**
+ * A successful sign-in or an activation: the failures before it no longer count. Ordered by the
+ * event's own time, so a late event clears only what came before it. It never lifts a lock: only a
+ * completed reset does (spec §4), and a right password that slipped through before the lock landed
+ * must not undo it.
+ */
+export function recordSignInSuccess(db: Kysely<ServerTables>, event: AccountEvent) {
+  return applyOnce(db, event, (account) =>
+    event.at > account.counted_since ? { counted_since: event.at } : undefined,
+  );
+}
+
+/**
  * The provider locked the account by itself (cidaas's brute-force protection, ACCOUNT_LOCKED): the
  * counter says "locked" from now on, and the next completed reset lifts it. Not Concierge's lock.
  */
-export async function recordProviderLock(
-  db: Kysely<ServerTables>,
-  event: AccountEvent,
-): Promise<'applied' | 'duplicate'> {
-  return db.transaction().execute(async (trx) => {
-    if (!(await claimEventKey(trx, event.key))) return 'duplicate';
-    const account = await holdAccount(trx, event.email);
-    if (account.lock_state === 'none' && event.at > account.counted_since) {
-      await trx
-        .updateTable('account_protection')
-        .set({
-          lock_state: 'locked',
-          lock_requested_at: event.at,
-          locked_at: new Date(),
-          lock_is_ours: false,
-        })
-        .where('email', '=', event.email)
-        .execute();
-    }
-    return 'applied';
-  });
+export function recordProviderLock(db: Kysely<ServerTables>, event: AccountEvent) {
+  return applyOnce(db, event, (account) =>
+    account.lock_state === 'none' && event.at > account.counted_since
+      ? { lock_state: 'locked', lock_requested_at: event.at, locked_at: new Date(), lock_is_ours: false }
+      : undefined,
+  );
 }

@@ -248,6 +248,24 @@ describe('POST /api/cidaas-webhook/events: the effect of each event type', () =>
   });
 
   it.each([
+    '-271821-04-20T00:00:00.000Z',
+    '+275760-09-13T00:00:00.000Z',
+    '0',
+    '99999999999999999999',
+    'yesterday',
+  ])('counts an event whose time is %s as arriving now, never a 5xx', async (createTime) => {
+    const email = `time-${randomUUID().slice(0, 8)}@example.ch`;
+    const response = await deliver({
+      eventtype: 'LOGIN_FAILURE',
+      createTime,
+      client_id: 'property-portal-demo',
+      email,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(await countOf(email)).toBe(1);
+  });
+
+  it.each([
     ['no event type', { id: randomUUID() }],
     ['a time that is neither text nor a number', { eventtype: 'LOGIN_FAILURE', createTime: { at: 1 } }],
     ['not an object', ['LOGIN_FAILURE']],
