@@ -205,6 +205,17 @@ describe('the logs of the server and the embedded provider', () => {
       payload: '{}',
     });
     expect(revoked.statusCode).toBe(200);
+    // cidaas may send the webhook's key in the query string instead of a header.
+    const keyInQuery = await server.app.inject({
+      method: 'POST',
+      url: `/api/cidaas-webhook/events?X-API-Key=${WEBHOOK_KEY}`,
+      payload: {
+        eventtype: 'LOGIN_WITH_CIDAAS',
+        createTime: new Date().toISOString(),
+        email: 'nobody@example.ch',
+      },
+    });
+    expect(keyInQuery.statusCode).toBe(200);
 
     // Every webhook the flows caused has arrived and been logged: each flow wrote its events before
     // it answered, and the provider's outbox holds none of them undelivered any more.
