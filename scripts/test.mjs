@@ -12,11 +12,23 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
-function step(title, action) {
+/**
+ * Runs one step and says how it ended. A step that fails stops the run, unless `isContinued`: then
+ * it is reported as failed and the run goes on (the browser tests still run after a failed unit test).
+ */
+function step(title, action, { isContinued = false } = {}) {
   const started = Date.now();
+  const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
   console.log(`\n▶ ${title}`);
-  action();
-  console.log(`✔ ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  try {
+    action();
+  } catch (error) {
+    console.log(`✘ ${title} failed (${seconds()} s)`);
+    if (!isContinued) throw error;
+    failedStep ??= new Error(`${title} failed`);
+    return;
+  }
+  console.log(`✔ ${title} (${seconds()} s)`);
 }
 
 /** Installs a Debian package whose program is missing when we may (root with apt-get), else says how. */
@@ -104,18 +116,22 @@ try {
   step('lint and format', () => run(bin('biome'), ['check', '.']));
   ensureNginx();
   const vitestReport = join(reports, 'vitest.json');
-  step('unit and integration tests', () => {
-    try {
-      run(bin('vitest'), [
-        'run',
-        '--reporter=default',
-        '--reporter=json',
-        `--outputFile.json=${vitestReport}`,
-      ]);
-    } finally {
-      if (existsSync(vitestReport)) countVitest(vitestReport);
-    }
-  });
+  step(
+    'unit and integration tests',
+    () => {
+      try {
+        run(bin('vitest'), [
+          'run',
+          '--reporter=default',
+          '--reporter=json',
+          `--outputFile.json=${vitestReport}`,
+        ]);
+      } finally {
+        if (existsSync(vitestReport)) countVitest(vitestReport);
+      }
+    },
+    { isContinued: true },
+  );
   const typecheck = finishTypecheck;
   finishTypecheck = undefined;
   await typecheck();
