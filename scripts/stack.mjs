@@ -249,6 +249,13 @@ export function launch(processes, sharedEnv, options = {}) {
     const output = () => tail;
     return { spec, child, output, exited: new Promise((resolve) => child.once('exit', resolve)) };
   });
+  // However this process ends — a test runner stopped with Ctrl-C may exit without its teardown —
+  // its children end with it, never left running on their ports.
+  const endChildren = () => {
+    for (const { child } of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  };
+  process.once('exit', endChildren);
   const ready = Promise.all(
     children.map(({ spec, child, output }) => waitUntilReady(spec, child, undefined, output)),
   );
@@ -258,6 +265,7 @@ export function launch(processes, sharedEnv, options = {}) {
     ready,
     children: children.map(({ spec, child, output }) => ({ name: spec.name, child, output })),
     async stop() {
+      process.removeListener('exit', endChildren);
       await Promise.all(children.map(({ child, exited }) => stopProcess(child, exited)));
     },
   };
