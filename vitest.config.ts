@@ -18,7 +18,13 @@ const PORTAL_ROOT = 'apps/portal';
 const PORTAL_MOCKING_MODULES = filesMockingModules(join(PORTAL_ROOT, 'src')).map((path) =>
   relative(PORTAL_ROOT, path),
 );
-const portal = { environment: 'jsdom', setupFiles: ['src/test/setup.ts'] } as const;
+/**
+ * One timeout policy for every project: a test waits for conditions, never for time, so a limit only
+ * ends a hang — and a busy machine (CI, a loaded run) must not turn slowness into failures. The
+ * portal projects had Vitest's implicit 5 s, under which 71 tests timed out at load 18–44.
+ */
+const TIMEOUTS = { testTimeout: 30_000, hookTimeout: 60_000 } as const;
+const portal = { environment: 'jsdom', setupFiles: ['src/test/setup.ts'], ...TIMEOUTS } as const;
 
 // The node project runs without isolation and has no project for module mocks: a mock there would
 // silently not hold, so the run stops at once instead.
@@ -63,8 +69,7 @@ export default defineConfig({
             'apps/{server,provider,mail-catcher,property-portal}/src/**/*.test.ts',
             'scripts/*.test.ts',
           ],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...TIMEOUTS,
           // In this order: the shared embedded provider keeps its data on the run's PostgreSQL.
           globalSetup: ['scripts/test-database.mjs', 'apps/server/src/test-support/shared-provider-setup.ts'],
         },
