@@ -167,6 +167,9 @@ export async function prepareRun(options, urls, ports) {
       });
   const env = {
     ...process.env,
+    // A development run: the apps may take their development defaults and public secrets, which
+    // they refuse without this switch (docs/operations.md, "Configuration").
+    CONCIERGE_DEV: 'true',
     DATA_DIR: dataDir,
     TENANTS_FILE: tenantsFile,
     PROVIDER_CLIENTS_FILE: providerClientsFor(

@@ -10,6 +10,9 @@ import {
   productionRefusal,
 } from './config';
 
+/** A development run's configuration (CONCIERGE_DEV=true, as `npm start` and the tests set it). */
+const devConfig = (env: NodeJS.ProcessEnv) => loadConfig({ CONCIERGE_DEV: 'true', ...env });
+
 function clientsFile(content: unknown): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'provider-clients-')), 'clients.json');
   writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
@@ -36,7 +39,7 @@ describe('productionRefusal', () => {
 
 describe('loadConfig', () => {
   it('has working defaults for a local run', () => {
-    const config = loadConfig({});
+    const config = devConfig({});
     expect(config).toMatchObject({
       isProduction: false,
       port: 8081,
@@ -72,7 +75,7 @@ describe('loadConfig', () => {
   });
 
   it('reads the environment and treats empty variables as unset', () => {
-    const config = loadConfig({
+    const config = devConfig({
       PROVIDER_PORT: '9001',
       PROVIDER_URL: 'https://id.example.com/',
       PORTAL_URL: 'https://login.example.com/',
@@ -92,13 +95,13 @@ describe('loadConfig', () => {
   });
 
   it('has login limits by default and reads them from the environment', () => {
-    expect(loadConfig({}).loginLimits).toEqual({
+    expect(devConfig({}).loginLimits).toEqual({
       perIp: 100,
       windowSeconds: 900,
       perRequest: 10,
       alarmPerMinute: 100,
     });
-    const config = loadConfig({
+    const config = devConfig({
       PROVIDER_LOGIN_LIMIT_PER_IP: '30',
       PROVIDER_LOGIN_LIMIT_WINDOW_SECONDS: '600',
       PROVIDER_LOGIN_LIMIT_PER_REQUEST: '0',
@@ -111,51 +114,62 @@ describe('loadConfig', () => {
       'PROVIDER_LOGIN_LIMIT_PER_REQUEST',
       'PROVIDER_LOGIN_ALARM_PER_MINUTE',
     ]) {
-      expect(() => loadConfig({ [name]: '-1' })).toThrow(new RegExp(name));
+      expect(() => devConfig({ [name]: '-1' })).toThrow(new RegExp(name));
     }
-    expect(() => loadConfig({ PROVIDER_LOGIN_LIMIT_WINDOW_SECONDS: '0' })).toThrow(
+    expect(() => devConfig({ PROVIDER_LOGIN_LIMIT_WINDOW_SECONDS: '0' })).toThrow(
       /PROVIDER_LOGIN_LIMIT_WINDOW_SECONDS/,
     );
   });
 
   it('names the variable that is wrong', () => {
-    expect(() => loadConfig({ PROVIDER_PORT: 'eighty' })).toThrow(/PROVIDER_PORT/);
-    expect(() => loadConfig({ PROVIDER_URL: 'http://id.example.com/some/path' })).toThrow(/PROVIDER_URL/);
-    expect(() => loadConfig({ PORTAL_URL: 'javascript:alert(1)' })).toThrow(/PORTAL_URL/);
-    expect(() => loadConfig({ PROVIDER_SEED_DEMO: 'maybe' })).toThrow(/PROVIDER_SEED_DEMO/);
-    expect(() => loadConfig({ PROVIDER_REQUIRE_VERIFIED_EMAIL: 'maybe' })).toThrow(
+    expect(() => devConfig({ PROVIDER_PORT: 'eighty' })).toThrow(/PROVIDER_PORT/);
+    expect(() => devConfig({ PROVIDER_URL: 'http://id.example.com/some/path' })).toThrow(/PROVIDER_URL/);
+    expect(() => devConfig({ PORTAL_URL: 'javascript:alert(1)' })).toThrow(/PORTAL_URL/);
+    expect(() => devConfig({ PROVIDER_SEED_DEMO: 'maybe' })).toThrow(/PROVIDER_SEED_DEMO/);
+    expect(() => devConfig({ PROVIDER_REQUIRE_VERIFIED_EMAIL: 'maybe' })).toThrow(
       /PROVIDER_REQUIRE_VERIFIED_EMAIL/,
     );
     for (const value of ['-1', '2.5', 'three']) {
-      expect(() => loadConfig({ PROVIDER_BLOCK_AFTER_FAILURES: value })).toThrow(
+      expect(() => devConfig({ PROVIDER_BLOCK_AFTER_FAILURES: value })).toThrow(
         /PROVIDER_BLOCK_AFTER_FAILURES/,
       );
     }
   });
 
-  it('requires an admin client secret in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PROVIDER_ADMIN_CLIENT_SECRET/);
-    const config = loadConfig({
-      NODE_ENV: 'production',
-      PROVIDER_ADMIN_CLIENT_SECRET: 'a-long-production-secret',
-      PROVIDER_WEBHOOK_API_KEY: 'a-long-production-webhook-key',
-    });
-    expect(config.adminClient.clientSecret).toBe('a-long-production-secret');
+  // NODE_ENV=Production, prod or none at all ran on the public secrets (issue 26): only the
+  // development switch gives them.
+  it.each([
+    ['no NODE_ENV', {}],
+    ['NODE_ENV=Production', { NODE_ENV: 'Production' }],
+    ['NODE_ENV=production', { NODE_ENV: 'production' }],
+  ])('requires both secrets outside development, with %s', (_label, env) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(
+      /PROVIDER_ADMIN_CLIENT_SECRET: required[\s\S]*PROVIDER_WEBHOOK_API_KEY: required/,
+    );
   });
 
-  it('requires a webhook API key of 16 characters or more in production', () => {
-    const production = { NODE_ENV: 'production', PROVIDER_ADMIN_CLIENT_SECRET: 'a-long-production-secret' };
-    expect(() => loadConfig(production)).toThrow(/PROVIDER_WEBHOOK_API_KEY/);
-    expect(() => loadConfig({ ...production, PROVIDER_WEBHOOK_API_KEY: 'short' })).toThrow(
+  it('refuses weak or public secrets outside development, and takes strong ones', () => {
+    const secrets = {
+      PROVIDER_ADMIN_CLIENT_SECRET: 'a-long-production-secret',
+      PROVIDER_WEBHOOK_API_KEY: 'a-long-production-webhook-key',
+    };
+    expect(() => loadConfig({ ...secrets, PROVIDER_WEBHOOK_API_KEY: DEV_WEBHOOK_API_KEY })).toThrow(
+      /PROVIDER_WEBHOOK_API_KEY: is a public development value/,
+    );
+    expect(() => loadConfig({ ...secrets, PROVIDER_ADMIN_CLIENT_SECRET: 'x'.repeat(20) })).toThrow(
+      /PROVIDER_ADMIN_CLIENT_SECRET: must have at least 8 different characters/,
+    );
+    expect(() => loadConfig({ ...secrets, PROVIDER_WEBHOOK_API_KEY: 'short' })).toThrow(
       /PROVIDER_WEBHOOK_API_KEY/,
     );
-    const config = loadConfig({ ...production, PROVIDER_WEBHOOK_API_KEY: 'a-long-production-webhook-key' });
+    const config = loadConfig({ NODE_ENV: 'production', ...secrets });
+    expect(config.adminClient.clientSecret).toBe('a-long-production-secret');
     expect(config.webhook.apiKey).toBe('a-long-production-webhook-key');
   });
 
   it('sends webhooks to the portal host and mail to the local catcher by default', () => {
-    expect(loadConfig({ PORTAL_URL: 'https://login.example.com/' })).toMatchObject({
+    expect(devConfig({ PORTAL_URL: 'https://login.example.com/' })).toMatchObject({
       webhook: {
         url: 'https://login.example.com/api/cidaas-webhook/events',
         apiKey: DEV_WEBHOOK_API_KEY,
@@ -163,10 +177,10 @@ describe('loadConfig', () => {
       },
       mail: { smtpUrl: 'smtp://localhost:1025', from: '"Concierge" <no-reply@concierge.test>' },
     });
-    expect(() => loadConfig({ PROVIDER_WEBHOOK_API_KEY_HEADER: 'X-Key: injected' })).toThrow(
+    expect(() => devConfig({ PROVIDER_WEBHOOK_API_KEY_HEADER: 'X-Key: injected' })).toThrow(
       /PROVIDER_WEBHOOK_API_KEY_HEADER/,
     );
-    expect(() => loadConfig({ SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL/);
+    expect(() => devConfig({ SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL/);
   });
 
   it('validates a client brand colour', () => {
@@ -178,7 +192,7 @@ describe('loadConfig', () => {
         brand_color: 'red',
       },
     ]);
-    expect(() => loadConfig({ PROVIDER_CLIENTS_FILE: file })).toThrow(/brand_color/);
+    expect(() => devConfig({ PROVIDER_CLIENTS_FILE: file })).toThrow(/brand_color/);
   });
 
   it('adds clients from PROVIDER_CLIENTS_FILE, replacing a default with the same id', () => {
@@ -198,7 +212,7 @@ describe('loadConfig', () => {
         redirect_uris: ['https://demo.example.com/callback'],
       },
     ]);
-    const config = loadConfig({ PROVIDER_CLIENTS_FILE: file });
+    const config = devConfig({ PROVIDER_CLIENTS_FILE: file });
     expect(config.clients.map((client) => client.client_id)).toEqual([
       'concierge-server',
       'acme-portal',
@@ -215,19 +229,19 @@ describe('loadConfig', () => {
 
   it('stops on a bad clients file with the field named', () => {
     const missingSecret = clientsFile([{ client_id: 'x', redirect_uris: ['https://x.example.com/cb'] }]);
-    expect(() => loadConfig({ PROVIDER_CLIENTS_FILE: missingSecret })).toThrow(/client_secret/);
+    expect(() => devConfig({ PROVIDER_CLIENTS_FILE: missingSecret })).toThrow(/client_secret/);
     const typo = clientsFile([
       { client_id: 'x', token_endpoint_auth_method: 'none', redirect_uri: ['https://x.example.com/cb'] },
     ]);
-    expect(() => loadConfig({ PROVIDER_CLIENTS_FILE: typo })).toThrow(/redirect_uri/);
-    expect(() => loadConfig({ PROVIDER_CLIENTS_FILE: clientsFile('{not json') })).toThrow(
+    expect(() => devConfig({ PROVIDER_CLIENTS_FILE: typo })).toThrow(/redirect_uri/);
+    expect(() => devConfig({ PROVIDER_CLIENTS_FILE: clientsFile('{not json') })).toThrow(
       /could not be read as JSON/,
     );
     const twice = clientsFile([
       { client_id: 'x', token_endpoint_auth_method: 'none', redirect_uris: ['https://x.example.com/cb'] },
       { client_id: 'x', token_endpoint_auth_method: 'none', redirect_uris: ['https://x.example.com/cb'] },
     ]);
-    expect(() => loadConfig({ PROVIDER_CLIENTS_FILE: twice })).toThrow(/twice/);
+    expect(() => devConfig({ PROVIDER_CLIENTS_FILE: twice })).toThrow(/twice/);
     const badPage = clientsFile([
       {
         client_id: 'x',
@@ -236,7 +250,7 @@ describe('loadConfig', () => {
         hosted_page_url: 'javascript:alert(1)',
       },
     ]);
-    expect(() => loadConfig({ PROVIDER_CLIENTS_FILE: badPage })).toThrow(/hosted_page_url/);
+    expect(() => devConfig({ PROVIDER_CLIENTS_FILE: badPage })).toThrow(/hosted_page_url/);
   });
 
   it('refuses the registration flags, which cidaas clients do not have', () => {
@@ -249,7 +263,7 @@ describe('loadConfig', () => {
           [flag]: true,
         },
       ]);
-      expect(() => loadConfig({ PROVIDER_CLIENTS_FILE: file })).toThrow(new RegExp(flag));
+      expect(() => devConfig({ PROVIDER_CLIENTS_FILE: file })).toThrow(new RegExp(flag));
     }
   });
 });

@@ -1,11 +1,27 @@
 import { readFileSync } from 'node:fs';
-import { SUBDOMAIN_PATTERN } from '@concierge/contracts';
+import {
+  DEVELOPMENT_SWITCH,
+  developmentSwitchOf,
+  type PUBLIC_DEVELOPMENT_SECRETS,
+  SUBDOMAIN_PATTERN,
+  secretWeakness,
+} from '@concierge/contracts';
 import { z } from 'zod';
 
-/** Known to everybody on purpose: only for local runs; production must bring its own (see loadConfig). */
-export const DEV_ADMIN_CLIENT_SECRET = 'concierge-dev-admin-client-secret';
-/** Same idea: the server's dev configuration expects this key on incoming webhooks. */
-export const DEV_WEBHOOK_API_KEY = 'concierge-dev-webhook-key';
+/**
+ * Known to everybody on purpose: only for development runs (CONCIERGE_DEV=true); any other run must
+ * bring its own (see loadConfig).
+ */
+export const DEV_ADMIN_CLIENT_SECRET: (typeof PUBLIC_DEVELOPMENT_SECRETS)[number] =
+  'concierge-dev-admin-client-secret';
+/** Same idea: the server's development configuration expects this key on incoming webhooks. */
+export const DEV_WEBHOOK_API_KEY: (typeof PUBLIC_DEVELOPMENT_SECRETS)[number] = 'concierge-dev-webhook-key';
+
+/** What a run without CONCIERGE_DEV=true must set, each a strong secret (secretWeakness). */
+export const SECRETS_OUTSIDE_DEVELOPMENT = [
+  'PROVIDER_ADMIN_CLIENT_SECRET',
+  'PROVIDER_WEBHOOK_API_KEY',
+] as const;
 
 /**
  * Scopes the admin client may ask for with client_credentials. They are the cidaas names, so the
@@ -211,11 +227,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ProviderConfig
     throw new ConfigError(`Invalid provider configuration:\n${z.prettifyError(parsed.error)}`);
   const vars = parsed.data;
   const isProduction = vars.NODE_ENV === 'production';
-  if (isProduction && !vars.PROVIDER_ADMIN_CLIENT_SECRET) {
-    throw new ConfigError('PROVIDER_ADMIN_CLIENT_SECRET is required when NODE_ENV=production');
+  // The public development secrets only in a plain development run; NODE_ENV does not decide it.
+  const isDevelopment = developmentSwitchOf(present);
+  if (isDevelopment === undefined) {
+    throw new ConfigError(`Invalid provider configuration:\n${DEVELOPMENT_SWITCH}: must be true or false`);
   }
-  if (isProduction && !vars.PROVIDER_WEBHOOK_API_KEY) {
-    throw new ConfigError('PROVIDER_WEBHOOK_API_KEY is required when NODE_ENV=production');
+  if (!isDevelopment) {
+    const problems = SECRETS_OUTSIDE_DEVELOPMENT.flatMap((name) => {
+      const value = vars[name];
+      if (value === undefined)
+        return [`${name}: required (set it, or ${DEVELOPMENT_SWITCH}=true for a development run)`];
+      const weakness = secretWeakness(value);
+      return weakness ? [`${name}: ${weakness}`] : [];
+    });
+    if (problems.length > 0) throw new ConfigError(`Invalid provider configuration:\n${problems.join('\n')}`);
   }
   const adminClient = {
     clientId: vars.PROVIDER_ADMIN_CLIENT_ID,

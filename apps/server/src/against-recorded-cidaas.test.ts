@@ -338,6 +338,27 @@ describe('a failed sign-in keeps the tenant', () => {
     expect(page.body).toContain('IT2 Liegenschaften');
     expect(page.body).not.toContain('Demo Immobilien AG');
   });
+
+  // Issue 26: every made-up request id wrote a row (a load run left 10,324).
+  it('writes down only request ids the provider confirmed', async () => {
+    const rowsOf = (requestId: string) =>
+      server.db.selectFrom('sign_in_requests').select('tenant').where('request_id', '=', requestId).execute();
+    const madeUp = `made-up-${Date.now()}`;
+    for (const path of ['/login', '/register', '/password-reset-init', '/resend-account-activation-email']) {
+      const page = await server.app.inject({
+        url: `${path}?subdomain=it2&requestId=${madeUp}`,
+        headers: { accept: 'text/html' },
+      });
+      expect(page.statusCode).toBe(200);
+    }
+    expect(await rowsOf(madeUp)).toEqual([]);
+    const live = await freshRequestId('property-portal-it2');
+    await server.app.inject({
+      url: `/login?subdomain=it2&requestId=${live}`,
+      headers: { accept: 'text/html' },
+    });
+    expect(await rowsOf(live)).toEqual([{ tenant: 'it2' }]);
+  });
 });
 
 describe('pages arrive with their sign-in request', () => {

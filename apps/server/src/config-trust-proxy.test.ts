@@ -4,7 +4,7 @@ import { loadConfig, trustProxyOf } from './config';
 
 describe('TRUST_PROXY', () => {
   it('is off unless set, and takes yes/no words, a hop count or proxy addresses', () => {
-    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ CONCIERGE_DEV: 'true' }).trustProxy).toBe(false);
     expect(trustProxyOf('true')).toBe(true);
     expect(trustProxyOf('off')).toBe(false);
     expect(trustProxyOf('2')).toBe(2);
@@ -16,11 +16,13 @@ describe('TRUST_PROXY', () => {
     for (const value of ['maybe', '10.0.0.0/33', 'nginx.internal', '127.0.0.1/8/1', 'constructor']) {
       expect(trustProxyOf(value)).toBeUndefined();
     }
-    expect(() => loadConfig({ TRUST_PROXY: 'maybe' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ CONCIERGE_DEV: 'true', TRUST_PROXY: 'maybe' })).toThrow(/TRUST_PROXY/);
   });
 
   it('with the proxy named, believes it only: a client cannot put an address in front', async () => {
-    const app = Fastify({ trustProxy: loadConfig({ TRUST_PROXY: '127.0.0.1' }).trustProxy as string[] });
+    const app = Fastify({
+      trustProxy: loadConfig({ CONCIERGE_DEV: 'true', TRUST_PROXY: '127.0.0.1' }).trustProxy as string[],
+    });
     app.get('/', async (request) => ({ ip: request.ip, protocol: request.protocol, host: request.host }));
     const through = (remoteAddress: string, forwardedFor: string) =>
       app.inject({
@@ -49,8 +51,10 @@ describe('TRUST_PROXY', () => {
 
 describe('SHUTDOWN_DRAIN_SECONDS', () => {
   it('is 5 s unless set', () => {
-    expect(loadConfig({}).shutdownDrainMs).toBe(5000);
-    expect(loadConfig({ SHUTDOWN_DRAIN_SECONDS: '0.5' }).shutdownDrainMs).toBe(500);
-    expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: '-1' })).toThrow(/SHUTDOWN_DRAIN_SECONDS/);
+    expect(loadConfig({ CONCIERGE_DEV: 'true' }).shutdownDrainMs).toBe(5000);
+    expect(loadConfig({ CONCIERGE_DEV: 'true', SHUTDOWN_DRAIN_SECONDS: '0.5' }).shutdownDrainMs).toBe(500);
+    expect(() => loadConfig({ CONCIERGE_DEV: 'true', SHUTDOWN_DRAIN_SECONDS: '-1' })).toThrow(
+      /SHUTDOWN_DRAIN_SECONDS/,
+    );
   });
 });

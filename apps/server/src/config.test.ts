@@ -1,9 +1,22 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config';
+import { loadConfig, REQUIRED_OUTSIDE_DEVELOPMENT } from './config';
+
+/** Everything a deployment must set (docs/operations.md, "Configuration"), with strong secrets. */
+const DEPLOYMENT = {
+  DATABASE_URL: 'postgres://concierge@db.internal/concierge',
+  PORTAL_URL: 'https://login.example.ch',
+  PROVIDER_URL: 'https://example.cidaas.eu',
+  APP_ENV: 'prod',
+  SMTP_URL: 'smtps://relay.example.ch',
+  MAIL_FROM: '"Example" <no-reply@example.ch>',
+  PROVIDER_ADMIN_CLIENT_SECRET: 'p6Vq-2xTz9Lr4mWd',
+  WEBHOOK_API_KEY: 'K8s!fJ3q-Zr7uYn2',
+} as const;
 
 describe('loadConfig', () => {
-  it('runs with no environment at all on the embedded defaults', () => {
-    const config = loadConfig({});
+  it('runs on the embedded defaults with CONCIERGE_DEV=true', () => {
+    const config = loadConfig({ CONCIERGE_DEV: 'true' });
     expect(config.port).toBe(8080);
     expect(config.runtime).toEqual({
       env: 'dev',
@@ -11,24 +24,74 @@ describe('loadConfig', () => {
       restApiBaseUrl: 'http://localhost:8080',
       propertyPortalClientId: 'property-portal-demo',
     });
+    expect(config.adminApiToken).toBe('concierge-dev-admin-token');
+    expect(config.mail.smtpUrl).toBe('smtp://localhost:1025');
   });
 
-  it('requires the provider and webhook secrets in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
-      /PROVIDER_ADMIN_CLIENT_SECRET[\s\S]*WEBHOOK_API_KEY/,
+  it('lists every variable a deployment requires in docs/operations.md', () => {
+    const operations = readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8');
+    for (const name of REQUIRED_OUTSIDE_DEVELOPMENT)
+      expect(operations).toMatch(new RegExp(`\`${name}\`.*required`));
+  });
+
+  // The review's findings: no NODE_ENV, NODE_ENV=prod or Production with APP_ENV=prod all ran on
+  // the public admin token and webhook key and on localhost URLs.
+  it.each([
+    ['no environment at all', {}],
+    ['APP_ENV=prod without NODE_ENV', { APP_ENV: 'prod' }],
+    ['NODE_ENV=prod', { NODE_ENV: 'prod', APP_ENV: 'prod' }],
+    ['NODE_ENV=Production', { NODE_ENV: 'Production' }],
+    ['NODE_ENV=production', { NODE_ENV: 'production' }],
+    ['CONCIERGE_DEV=false', { CONCIERGE_DEV: 'false' }],
+  ])('refuses to start on development defaults with %s', (_label, env) => {
+    expect(() => loadConfig(env)).toThrow(/PORTAL_URL: required[\s\S]*WEBHOOK_API_KEY: required/);
+  });
+
+  it.each(REQUIRED_OUTSIDE_DEVELOPMENT)('refuses to start without %s, naming it', (name) => {
+    expect(() => loadConfig({ ...DEPLOYMENT, [name]: undefined })).toThrow(
+      new RegExp(`\\n  ${name}: required`),
     );
-    const production = loadConfig({
-      NODE_ENV: 'production',
-      PROVIDER_ADMIN_CLIENT_SECRET: 'a-production-secret',
-      WEBHOOK_API_KEY: 'a-production-webhook-key',
+    expect(() => loadConfig({ ...DEPLOYMENT, [name]: '' })).toThrow(new RegExp(`\\n  ${name}: required`));
+  });
+
+  it.each([
+    ['WEBHOOK_API_KEY', 'concierge-dev-webhook-key', /public development value/],
+    ['ADMIN_API_TOKEN', 'concierge-dev-admin-token', /public development value/],
+    ['PROVIDER_ADMIN_CLIENT_SECRET', 'concierge-dev-admin-client-secret', /public development value/],
+    ['ADMIN_API_TOKEN', 'a'.repeat(16), /at least 8 different characters/],
+    ['WEBHOOK_API_KEY', 'ab'.repeat(12), /at least 8 different characters/],
+    ['PROVIDER_ADMIN_CLIENT_SECRET', 'Short-1x', /at least 16 characters/],
+  ])('refuses a weak %s (%s)', (name, value, reason) => {
+    expect(() => loadConfig({ ...DEPLOYMENT, [name]: value })).toThrow(
+      new RegExp(`${name}: .*${reason.source}`),
+    );
+  });
+
+  it('starts with everything a deployment sets, and without the admin API unless its token is set', () => {
+    const config = loadConfig(DEPLOYMENT);
+    expect(config).toMatchObject({
+      isProduction: true,
+      portalUrl: 'https://login.example.ch',
+      providerUrl: 'https://example.cidaas.eu',
+      providerAdmin: { clientSecret: DEPLOYMENT.PROVIDER_ADMIN_CLIENT_SECRET },
+      webhook: { apiKey: DEPLOYMENT.WEBHOOK_API_KEY, header: 'x-api-key' },
+      mail: { smtpUrl: 'smtps://relay.example.ch', from: DEPLOYMENT.MAIL_FROM },
+      adminApiToken: undefined,
     });
-    expect(production.providerAdmin.clientSecret).toBe('a-production-secret');
-    expect(production.webhook).toEqual({ apiKey: 'a-production-webhook-key', header: 'x-api-key' });
+    expect(config.runtime.env).toBe('prod');
+    const token = 'Qm7-vT2x!Lp9sRw4';
+    expect(loadConfig({ ...DEPLOYMENT, ADMIN_API_TOKEN: token }).adminApiToken).toBe(token);
+  });
+
+  it('refuses a development switch it does not understand', () => {
+    expect(() => loadConfig({ ...DEPLOYMENT, CONCIERGE_DEV: 'yes' })).toThrow(
+      /CONCIERGE_DEV: must be true or false/,
+    );
   });
 
   it('names every bad variable', () => {
-    expect(() => loadConfig({ PORT: 'eighty', PROVIDER_URL: 'not a url', APP_ENV: 'staging' })).toThrow(
-      /PORT[\s\S]*PROVIDER_URL[\s\S]*APP_ENV/,
-    );
+    expect(() =>
+      loadConfig({ CONCIERGE_DEV: 'true', PORT: 'eighty', PROVIDER_URL: 'not a url', APP_ENV: 'staging' }),
+    ).toThrow(/PORT[\s\S]*PROVIDER_URL[\s\S]*APP_ENV/);
   });
 });

@@ -1,6 +1,12 @@
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { ENVIRONMENTS, type RuntimeConfig } from '@concierge/contracts';
+import {
+  DEVELOPMENT_SWITCH,
+  developmentSwitchOf,
+  ENVIRONMENTS,
+  type RuntimeConfig,
+  secretWeakness,
+} from '@concierge/contracts';
 import { z } from 'zod';
 
 const origin = z
@@ -13,23 +19,23 @@ const envSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** The portal's public origin, as browsers reach it. */
-  PORTAL_URL: origin.default('http://localhost:8080'),
+  PORTAL_URL: origin,
   /** The identity provider (cidaas or the embedded one): cidaasBaseUrl. */
-  PROVIDER_URL: origin.default('http://localhost:8081'),
+  PROVIDER_URL: origin,
   /** Where the failed-login counter lives; this server unless configured otherwise. */
   REST_API_BASE_URL: origin.optional(),
-  APP_ENV: z.enum(ENVIRONMENTS).default('dev'),
+  APP_ENV: z.enum(ENVIRONMENTS),
   PROPERTY_PORTAL_CLIENT_ID: z.string().min(1).default('property-portal-demo'),
   /** The tenant registry; its folder holds the tenants' logos and stylesheets. */
   TENANTS_FILE: z.string().default(fileURLToPath(new URL('../../../tenants/tenants.json', import.meta.url))),
   /** The server's client at the provider (client credentials) for the admin API. */
   PROVIDER_ADMIN_CLIENT_ID: z.string().min(1).default('concierge-server'),
-  PROVIDER_ADMIN_CLIENT_SECRET: z.string().min(16).optional(),
+  PROVIDER_ADMIN_CLIENT_SECRET: z.string().min(16, 'must be at least 16 characters'),
   /** The key the provider's webhooks carry, and the header it comes in. */
-  WEBHOOK_API_KEY: z.string().min(16).optional(),
+  WEBHOOK_API_KEY: z.string().min(16, 'must be at least 16 characters'),
   WEBHOOK_API_KEY_HEADER: z.string().min(1).default('X-API-Key'),
-  SMTP_URL: z.url().default('smtp://localhost:1025'),
-  MAIL_FROM: z.string().min(3).default('"Concierge" <no-reply@concierge.test>'),
+  SMTP_URL: z.url(),
+  MAIL_FROM: z.string().min(3),
   /** How long an activation link stays valid. */
   ACTIVATION_LINK_TTL_HOURS: z.coerce
     .number()
@@ -37,7 +43,7 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 30)
     .default(72),
-  /** Bearer token of the operators' admin API (/api/admin); without it in production that API is off. */
+  /** Bearer token of the operators' admin API (/api/admin); without it outside development that API is off. */
   ADMIN_API_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   PORTAL_DIST_DIR: z.string().default(fileURLToPath(new URL('../../portal/dist', import.meta.url))),
   /** Whose X-Forwarded-* to believe (trustProxyOf): `false`, `true`, a hop count, or proxy addresses. */
@@ -74,11 +80,15 @@ const envSchema = z.object({
   PROVIDER_BREAKER_THRESHOLD: z.coerce.number().int().min(0).max(1000).default(5),
   PROVIDER_BREAKER_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   PROVIDER_BREAKER_COOLDOWN_SECONDS: z.coerce.number().min(0.01).max(3600).default(30),
+  /** Admin API quotas per tenant and clock hour (routes/admin.ts). */
+  ADMIN_CODES_PER_TENANT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  ADMIN_INVITATIONS_PER_TENANT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(1000),
 });
 
 export interface ServerConfig {
   host: string;
   port: number;
+  /** JSON logs even on a terminal: every deployment, and a development run with NODE_ENV=production. */
   isProduction: boolean;
   /** Fastify's trustProxy: which proxies' X-Forwarded-For/-Proto/-Host count (trustProxyOf). */
   trustProxy: boolean | number | string[];
@@ -96,6 +106,8 @@ export interface ServerConfig {
   activationLinkTtlHours: number;
   /** The operators' admin API token; undefined turns the admin API off (404). */
   adminApiToken: string | undefined;
+  /** At most this many codes and invitations per tenant and clock hour through the admin API. */
+  adminQuotas: { codesPerTenantPerHour: number; invitationsPerTenantPerHour: number };
   /** Where /metrics listens, apart from the public port; undefined: nowhere. */
   metrics: { host: string; port: number } | undefined;
   /** Timeout, retries and circuit breaker of every provider call (provider-client/provider-http.ts). */
@@ -107,30 +119,77 @@ export interface ServerConfig {
   };
 }
 
-// Embedded-setup defaults, the same the embedded provider uses; production must set its own.
-const DEV_ADMIN_CLIENT_SECRET = 'concierge-dev-admin-client-secret';
-const DEV_WEBHOOK_API_KEY = 'concierge-dev-webhook-key';
-// Production never falls back to it: there the admin API is off unless ADMIN_API_TOKEN is set.
-const DEV_ADMIN_API_TOKEN = 'concierge-dev-admin-token';
+/**
+ * The embedded setup's values, taken only with CONCIERGE_DEV=true (`npm start`, `npm run cluster`,
+ * the tests, the bench): the same URLs and public secrets the embedded provider uses. Without the
+ * switch each of these must be set, and the secrets must be strong (docs/operations.md,
+ * "Configuration").
+ */
+const DEVELOPMENT_DEFAULTS = {
+  PORTAL_URL: 'http://localhost:8080',
+  PROVIDER_URL: 'http://localhost:8081',
+  APP_ENV: 'dev',
+  SMTP_URL: 'smtp://localhost:1025',
+  MAIL_FROM: '"Concierge" <no-reply@concierge.test>',
+  PROVIDER_ADMIN_CLIENT_SECRET: 'concierge-dev-admin-client-secret',
+  WEBHOOK_API_KEY: 'concierge-dev-webhook-key',
+  ADMIN_API_TOKEN: 'concierge-dev-admin-token',
+} as const;
 
-/** Environment → typed configuration, in one place. Throws a message naming every bad variable. */
+/** What a deployment (no CONCIERGE_DEV=true) must set; DATABASE_URL is read by main.ts. */
+export const REQUIRED_OUTSIDE_DEVELOPMENT = [
+  'DATABASE_URL',
+  'PORTAL_URL',
+  'PROVIDER_URL',
+  'APP_ENV',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'PROVIDER_ADMIN_CLIENT_SECRET',
+  'WEBHOOK_API_KEY',
+] as const;
+
+/** Secrets: outside development each must be strong (secretWeakness); ADMIN_API_TOKEN only when set. */
+const SECRETS = ['PROVIDER_ADMIN_CLIENT_SECRET', 'WEBHOOK_API_KEY', 'ADMIN_API_TOKEN'] as const;
+
+/**
+ * Environment → typed configuration, in one place. Throws a message naming every missing, weak or
+ * bad variable. Development defaults only with CONCIERGE_DEV=true; NODE_ENV and APP_ENV do not
+ * decide it, so that a deployment that forgets a variable stops instead of running on a public one.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const parsed = envSchema.safeParse(env);
+  const isDevelopment = developmentSwitchOf(env);
+  if (isDevelopment === undefined) {
+    throw new Error(`Invalid server configuration:\n  ${DEVELOPMENT_SWITCH}: must be true or false`);
+  }
+  // An empty variable means "not set", as in most shells' `VAR= command`.
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const problems: string[] = [];
+  if (!isDevelopment) {
+    for (const name of REQUIRED_OUTSIDE_DEVELOPMENT) {
+      if (given[name] === undefined) {
+        problems.push(`${name}: required (set it, or ${DEVELOPMENT_SWITCH}=true for a development run)`);
+      }
+    }
+    for (const name of SECRETS) {
+      const value = given[name];
+      const weakness = value === undefined ? undefined : secretWeakness(value);
+      if (weakness) problems.push(`${name}: ${weakness}`);
+    }
+  }
+  const parsed = envSchema.safeParse(isDevelopment ? { ...DEVELOPMENT_DEFAULTS, ...given } : given);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    for (const issue of parsed.error.issues) {
+      const name = issue.path.join('.');
+      // A missing required variable is said once, above.
+      if (!problems.some((problem) => problem.startsWith(`${name}:`)))
+        problems.push(`${name}: ${issue.message}`);
+    }
+  }
+  if (problems.length > 0 || !parsed.success) {
     throw new Error(`Invalid server configuration:\n  ${problems.join('\n  ')}`);
   }
   const values = parsed.data;
-  const isProduction = values.NODE_ENV === 'production';
-  const missing = [
-    ...(isProduction && !values.PROVIDER_ADMIN_CLIENT_SECRET ? ['PROVIDER_ADMIN_CLIENT_SECRET'] : []),
-    ...(isProduction && !values.WEBHOOK_API_KEY ? ['WEBHOOK_API_KEY'] : []),
-  ];
-  if (missing.length > 0) {
-    throw new Error(
-      `Invalid server configuration:\n  ${missing.map((name) => `${name}: required in production`).join('\n  ')}`,
-    );
-  }
+  const isProduction = !isDevelopment || values.NODE_ENV === 'production';
   return {
     host: values.HOST,
     port: values.PORT,
@@ -150,15 +209,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     portalDistDir: values.PORTAL_DIST_DIR,
     providerAdmin: {
       clientId: values.PROVIDER_ADMIN_CLIENT_ID,
-      clientSecret: values.PROVIDER_ADMIN_CLIENT_SECRET ?? DEV_ADMIN_CLIENT_SECRET,
+      clientSecret: values.PROVIDER_ADMIN_CLIENT_SECRET,
     },
     webhook: {
-      apiKey: values.WEBHOOK_API_KEY ?? DEV_WEBHOOK_API_KEY,
+      apiKey: values.WEBHOOK_API_KEY,
       header: values.WEBHOOK_API_KEY_HEADER.toLowerCase(),
     },
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
     activationLinkTtlHours: values.ACTIVATION_LINK_TTL_HOURS,
-    adminApiToken: values.ADMIN_API_TOKEN ?? (isProduction ? undefined : DEV_ADMIN_API_TOKEN),
+    adminApiToken: values.ADMIN_API_TOKEN,
+    adminQuotas: {
+      codesPerTenantPerHour: values.ADMIN_CODES_PER_TENANT_PER_HOUR,
+      invitationsPerTenantPerHour: values.ADMIN_INVITATIONS_PER_TENANT_PER_HOUR,
+    },
     metrics:
       values.METRICS_PORT === undefined
         ? undefined

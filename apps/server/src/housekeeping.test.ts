@@ -36,29 +36,118 @@ async function seed() {
       { rprq_hash: 'reset-new', email: 'a@example.ch', created_at: daysAgo(1) },
     ])
     .execute();
+  await database.db
+    .insertInto('sign_in_requests')
+    .values([
+      { request_id: 'request-old', tenant: 'demo', created_at: daysAgo(2) },
+      { request_id: 'request-new', tenant: 'demo', created_at: new Date() },
+    ])
+    .execute();
+  const mail = (id: string, created: Date, sent: Date | null, next: Date | null) => ({
+    id,
+    kind: 'activation',
+    recipient: 'a@example.ch',
+    subject: 'Activate',
+    html: '',
+    text: '',
+    created_at: created,
+    sent_at: sent,
+    next_attempt_at: next,
+  });
+  await database.db
+    .insertInto('mail_outbox')
+    .values([
+      mail('00000000-0000-4000-8000-000000000001', daysAgo(9), daysAgo(8), null), // sent-old
+      mail('00000000-0000-4000-8000-000000000002', daysAgo(6), daysAgo(6), null), // sent-new
+      mail('00000000-0000-4000-8000-000000000003', daysAgo(31), null, null), // undeliverable-old
+      mail('00000000-0000-4000-8000-000000000004', daysAgo(29), null, null), // undeliverable-new
+      mail('00000000-0000-4000-8000-000000000005', daysAgo(40), null, daysAgo(40)), // still due
+    ])
+    .execute();
+  const activation = (id: string, expires: Date, used: Date | null, voided: Date | null) => ({
+    id,
+    verification_hash: `hash-${id}`,
+    email: 'a@example.ch',
+    sub: 'sub-a',
+    tenant: 'demo',
+    language: 'de',
+    created_at: new Date(expires.getTime() - 3 * 24 * 3600 * 1000),
+    expires_at: expires,
+    used_at: used,
+    voided_at: voided,
+  });
+  await database.db
+    .insertInto('activations')
+    .values([
+      activation('00000000-0000-4000-8000-00000000000a', daysAgo(31), daysAgo(33), null), // used-old
+      activation('00000000-0000-4000-8000-00000000000b', daysAgo(31), null, daysAgo(32)), // voided-old
+      activation('00000000-0000-4000-8000-00000000000c', daysAgo(31), null, null), // expired-old
+      activation('00000000-0000-4000-8000-00000000000d', daysAgo(29), daysAgo(30), null), // used-new
+      activation('00000000-0000-4000-8000-00000000000e', daysAgo(-2), null, null), // open
+    ])
+    .execute();
+  // An account tried six times after its last clear: the newest three are all that ever counts.
+  await database.db
+    .insertInto('account_protection')
+    .values({
+      email: 'tried@example.ch',
+      sub: null,
+      counted_since: new Date(0),
+      lock_state: 'locked',
+      lock_requested_at: daysAgo(6),
+      locked_at: daysAgo(6),
+      lock_is_ours: true,
+      lock_attempt_unknown: false,
+    })
+    .execute();
+  await database.db
+    .insertInto('account_failures')
+    .values(
+      [6, 5, 4, 3, 2, 1].map((days) => ({
+        event_key: `failure-${days}`,
+        email: 'tried@example.ch',
+        tenant: 'demo',
+        occurred_at: daysAgo(days),
+      })),
+    )
+    .execute();
 }
 
 async function remaining() {
-  const [limits, events, resets] = await Promise.all([
+  const [limits, events, resets, requests, mails, activations, failures] = await Promise.all([
     database.db.selectFrom('rate_limits').select('key').where('key', 'like', 'housekeeping:%').execute(),
     database.db.selectFrom('processed_webhook_events').select('id').execute(),
     database.db.selectFrom('password_reset_requests').select('rprq_hash').execute(),
+    database.db.selectFrom('sign_in_requests').select('request_id').execute(),
+    database.db.selectFrom('mail_outbox').select('id').orderBy('id').execute(),
+    database.db.selectFrom('activations').select('id').orderBy('id').execute(),
+    database.db.selectFrom('account_failures').select('event_key').orderBy('event_key').execute(),
   ]);
   return {
     limits: limits.map((row) => row.key),
     events: events.map((row) => row.id),
     resets: resets.map((row) => row.rprq_hash),
+    requests: requests.map((row) => row.request_id),
+    mails: mails.map((row) => row.id.slice(-1)),
+    activations: activations.map((row) => row.id.slice(-1)),
+    failures: failures.map((row) => row.event_key),
   };
 }
 
 describe('housekeeping', () => {
-  it('drops old rate-limit windows, event ids and reset requests, and keeps recent ones', async () => {
+  it('drops from every table that grows with traffic what is past its retention, and keeps the rest', async () => {
     await seed();
     await runHousekeeping(database.db);
     expect(await remaining()).toEqual({
       limits: ['housekeeping:new'],
       events: ['event-new'],
       resets: ['reset-new'],
+      requests: ['request-new'],
+      // sent a week ago, given up on a month ago: gone; a row still due stays however old.
+      mails: ['2', '4', '5'],
+      // expired a month ago, used, voided or not: gone.
+      activations: ['d', 'e'],
+      failures: ['failure-1', 'failure-2', 'failure-3'],
     });
   });
 

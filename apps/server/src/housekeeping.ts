@@ -1,22 +1,39 @@
 import { type Kysely, loggableError } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
+import { pruneActivations } from './accounts/issue-activation';
 import { pruneAccountProtection } from './accounts/protection/account-row';
+import { pruneSurplusFailures } from './accounts/protection/prune-failures';
 import type { ServerTables } from './db/schema';
 import { pruneRateLimits } from './http/rate-limit';
+import { pruneMailOutbox } from './outbox/mail-outbox';
 import { pruneResetRequests } from './password-reset/reset-requests';
 import { pruneSignInRequests } from './tenants/sign-in-requests';
 
 const HOUSEKEEPING_INTERVAL_MS = 5 * 60 * 1000;
 
 /**
- * Drops what has served its purpose: old rate-limit windows, event ids, failures that no longer
- * count, reset and sign-in requests.
+ * Drops what has served its purpose, from every table that grows with traffic (each retention is
+ * stated beside its prune):
+ *
+ * - rate_limits: windows ended a day ago (also the admin API's hourly quotas);
+ * - processed_webhook_events: after 30 days; account_failures: those before the account's last
+ *   clear, and all but each account's newest three;
+ * - password_reset_requests: after 7 days; sign_in_requests: after 24 hours;
+ * - mail_outbox: sent e-mails after 7 days, undeliverable ones after 30;
+ * - activations: 30 days after the link expired.
+ *
+ * Kept for good: registration codes and invitations (an operator's records, bounded by the admin
+ * API's quotas) and account_protection (one row per e-mail ever tried: see docs/operations.md,
+ * "Housekeeping and quotas").
  */
 export async function runHousekeeping(db: Kysely<ServerTables>): Promise<void> {
   await pruneRateLimits(db);
   await pruneAccountProtection(db);
+  await pruneSurplusFailures(db);
   await pruneResetRequests(db);
   await pruneSignInRequests(db);
+  await pruneMailOutbox(db);
+  await pruneActivations(db);
 }
 
 /**

@@ -12,7 +12,15 @@ import { ProviderClient } from './provider-client/provider-client';
 import { loadPortalBuild } from './ssr/portal-bundle';
 import { loadTenantRegistry } from './tenants/load-registry';
 
-const config = loadConfig();
+// A configuration that is missing or weak stops the start with one message naming each variable.
+const config = (() => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+})();
 const registry = await loadTenantRegistry(config.tenantsFile);
 const portal = await loadPortalBuild(config.portalDistDir);
 // The pool reports a broken idle connection (PostgreSQL restarted) before the app's logger exists.

@@ -1,4 +1,5 @@
 export * from './contrast';
+export * from './development-switch';
 export * from './email';
 export * from './email-schema';
 export * from './envelope';

@@ -218,6 +218,7 @@ async function startLoggedProvider(env: Record<string, string>, lines: string[])
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const config = loadConfig({
+    CONCIERGE_DEV: 'true',
     PROVIDER_URL: baseUrl,
     PORTAL_URL,
     PROPERTY_PORTAL_URL: RP_URL,

@@ -47,6 +47,7 @@ export async function startProvider(
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const config = loadConfig({
+    CONCIERGE_DEV: 'true',
     PROVIDER_URL: baseUrl,
     PORTAL_URL,
     PROPERTY_PORTAL_URL: RP_URL,

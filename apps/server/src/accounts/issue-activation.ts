@@ -72,3 +72,21 @@ export async function issueActivation(
     }),
   );
 }
+
+/**
+ * How long an activation link's row outlives its expiry: until then a used link still answers
+ * "already activated" and an expired one "expired"; afterwards any old link is simply invalid.
+ */
+export const ACTIVATION_RETENTION_DAYS_AFTER_EXPIRY = 30;
+
+/** Housekeeping: links (used, voided or never used) expired a month ago. */
+export async function pruneActivations(db: Kysely<ServerTables>): Promise<void> {
+  await db
+    .deleteFrom('activations')
+    .where(
+      'expires_at',
+      '<',
+      new Date(Date.now() - ACTIVATION_RETENTION_DAYS_AFTER_EXPIRY * 24 * 3600 * 1000),
+    )
+    .execute();
+}

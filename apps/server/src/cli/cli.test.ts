@@ -8,14 +8,20 @@ import { buildNodeApps } from '../../../../scripts/build-node-apps.mjs';
 import { startTestServer } from '../test-support/test-server';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
+const CODE_QUOTA = 20;
+const INVITATION_QUOTA = 2;
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let url: string;
 let folder: string;
 beforeAll(async () => {
   // The compiled CLI, as `npm run admin` runs it: rebuilt first when its sources changed.
   await buildNodeApps({ apps: ['server'], ifStale: true, quiet: true });
-  // The server's development token: the CLI's default for a server on this machine.
-  server = await startTestServer();
+  // The server's development token: the CLI's default for a server on this machine. Small quotas,
+  // so that a test reaches them.
+  server = await startTestServer({
+    ADMIN_CODES_PER_TENANT_PER_HOUR: String(CODE_QUOTA),
+    ADMIN_INVITATIONS_PER_TENANT_PER_HOUR: String(INVITATION_QUOTA),
+  });
   url = await server.app.listen({ host: '127.0.0.1', port: 0 });
   folder = mkdtempSync(join(tmpdir(), 'concierge-cli-'));
 }, 60_000);
@@ -162,6 +168,41 @@ describe('the admin CLI', () => {
     const down = await cli(['codes', 'list'], { CONCIERGE_URL: 'http://127.0.0.1:9' });
     expect(down.code).toBe(1);
     expect(down.stderr).toContain('Cannot reach http://127.0.0.1:9');
+  });
+
+  // Issue 26: 50,000 codes were made in 16 s. The quota counts per tenant and clock hour.
+  it('stops at the hourly quota of codes and of invitations, making nothing more, with exit code 1', async () => {
+    // Not at the end of a clock hour: the quota would renew between the calls.
+    const toNextHour = 3_600_000 - (Date.now() % 3_600_000);
+    if (toNextHour < 10_000) await new Promise((resolve) => setTimeout(resolve, toNextHour + 100));
+    const filled = await cli(['codes', 'create', '--tenant', 'lacleman', '--count', String(CODE_QUOTA - 1)]);
+    expect(filled.code).toBe(0);
+    const beyond = await cli(['codes', 'create', '--tenant', 'lacleman', '--count', '2']);
+    expect(beyond).toMatchObject({ code: 1, stdout: '' });
+    expect(beyond.stderr).toContain(
+      `HTTP 429: Quota reached: at most ${CODE_QUOTA} registration codes per tenant an hour ` +
+        `(ADMIN_CODES_PER_TENANT_PER_HOUR); ${CODE_QUOTA - 1} made for "lacleman" this hour, 1 left, 2 asked for.`,
+    );
+    expect(await countCodes('lacleman')).toBe(CODE_QUOTA - 1);
+    // What is left can still be had; another tenant's quota is its own.
+    expect((await cli(['codes', 'create', '--tenant', 'lacleman', '--count', '1'])).code).toBe(0);
+    expect((await cli(['codes', 'create', '--tenant', 'lacleman', '--count', '1'])).code).toBe(1);
+    expect((await cli(['codes', 'create', '--tenant', 'r5', '--count', '1'])).code).toBe(0);
+
+    const invite = (email: string) =>
+      cli(['invitations', 'create', '--tenant', 'lacleman', '--email', email]);
+    for (let index = 0; index < INVITATION_QUOTA; index += 1) {
+      expect((await invite(`quota.${index}@example.ch`)).code).toBe(0);
+    }
+    const refused = await invite('quota.beyond@example.ch');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`at most ${INVITATION_QUOTA} invitations per tenant an hour`);
+    const mails = await server.db
+      .selectFrom('mail_outbox')
+      .select('recipient')
+      .where('recipient', '=', 'quota.beyond@example.ch')
+      .execute();
+    expect(mails).toEqual([]);
   });
 
   it('answers wrong usage with exit code 2', async () => {

@@ -26,6 +26,51 @@ export async function consumeRateLimit(db: Kysely<ServerTables>, rule: RateLimit
   return row.hits <= rule.limit;
 }
 
+export interface QuotaOutcome {
+  /** Whether `amount` was taken; when not, nothing was counted. */
+  isGranted: boolean;
+  /** What the window has used, this amount included when granted. */
+  used: number;
+  /** When the window ends and the quota is whole again. */
+  renewsAt: Date;
+}
+
+/**
+ * Takes `amount` from a quota (a limit per fixed window, in the rate-limit table, shared by every
+ * instance): all of it, or — when it would pass the limit — none, so that a refused request does not
+ * use up what a smaller one could still have. One atomic upsert.
+ */
+export async function consumeQuota(
+  db: Kysely<ServerTables>,
+  rule: RateLimitRule,
+  amount: number,
+): Promise<QuotaOutcome> {
+  const windowMs = rule.windowSeconds * 1000;
+  const windowStart = new Date(Math.floor(Date.now() / windowMs) * windowMs);
+  const renewsAt = new Date(windowStart.getTime() + windowMs);
+  if (amount <= rule.limit) {
+    const row = await db
+      .insertInto('rate_limits')
+      .values({ key: rule.key, window_start: windowStart, hits: amount })
+      .onConflict((conflict) =>
+        conflict
+          .columns(['key', 'window_start'])
+          .doUpdateSet({ hits: sql`rate_limits.hits + ${amount}` })
+          .where(sql<boolean>`rate_limits.hits + ${amount} <= ${rule.limit}`),
+      )
+      .returning('hits')
+      .executeTakeFirst();
+    if (row) return { isGranted: true, used: row.hits, renewsAt };
+  }
+  const current = await db
+    .selectFrom('rate_limits')
+    .select('hits')
+    .where('key', '=', rule.key)
+    .where('window_start', '=', windowStart)
+    .executeTakeFirst();
+  return { isGranted: false, used: current?.hits ?? 0, renewsAt };
+}
+
 /** Drops windows that ended long ago; called now and then by the server's housekeeping. */
 export async function pruneRateLimits(db: Kysely<ServerTables>, olderThanSeconds = 24 * 3600): Promise<void> {
   await db

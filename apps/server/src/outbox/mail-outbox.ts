@@ -25,3 +25,24 @@ export async function enqueueMail(trx: Kysely<ServerTables>, message: MailMessag
     .execute();
   return id;
 }
+
+/** How long a sent e-mail's row (recipient and subject; its body is emptied once sent) is kept. */
+export const SENT_MAIL_RETENTION_DAYS = 7;
+/**
+ * How long an e-mail given up on is kept (with its body, for an operator to see what did not go
+ * out; concierge_mail_outbox_undeliverable counts it until then). Longer than any link in it lives
+ * (ACTIVATION_LINK_TTL_HOURS at most 30 days).
+ */
+export const UNDELIVERABLE_MAIL_RETENTION_DAYS = 30;
+
+/** Housekeeping: sent e-mails after a week, undeliverable ones after a month; never one still due. */
+export async function pruneMailOutbox(db: Kysely<ServerTables>): Promise<void> {
+  const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3600 * 1000);
+  await db.deleteFrom('mail_outbox').where('sent_at', '<', daysAgo(SENT_MAIL_RETENTION_DAYS)).execute();
+  await db
+    .deleteFrom('mail_outbox')
+    .where('sent_at', 'is', null)
+    .where('next_attempt_at', 'is', null)
+    .where('created_at', '<', daysAgo(UNDELIVERABLE_MAIL_RETENTION_DAYS))
+    .execute();
+}

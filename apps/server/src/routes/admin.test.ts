@@ -42,16 +42,22 @@ describe('admin API authentication', () => {
     expect(response.statusCode).toBe(401);
   });
 
-  it('is off in production unless ADMIN_API_TOKEN is set, and on with the dev default elsewhere', async () => {
+  it('is off in a deployment unless ADMIN_API_TOKEN is set, and on with the dev default in development', async () => {
     const production = {
-      NODE_ENV: 'production',
-      PROVIDER_ADMIN_CLIENT_SECRET: 'x'.repeat(16),
-      WEBHOOK_API_KEY: 'y'.repeat(16),
+      CONCIERGE_DEV: 'false',
+      DATABASE_URL: 'postgres://db.internal/concierge',
+      PORTAL_URL: 'https://login.example.ch',
+      PROVIDER_URL: 'https://example.cidaas.eu',
+      APP_ENV: 'prod',
+      SMTP_URL: 'smtp://relay.example.ch',
+      MAIL_FROM: 'no-reply@example.ch',
+      PROVIDER_ADMIN_CLIENT_SECRET: 'admin-client-secret-of-the-test',
+      WEBHOOK_API_KEY: 'webhook-key-of-the-test',
     };
     expect(loadConfig(production).adminApiToken).toBeUndefined();
     expect(loadConfig({ ...production, ADMIN_API_TOKEN: TOKEN }).adminApiToken).toBe(TOKEN);
-    expect(loadConfig({}).adminApiToken).toBe('concierge-dev-admin-token');
-    expect(() => loadConfig({ ADMIN_API_TOKEN: 'short' })).toThrow(/ADMIN_API_TOKEN/);
+    expect(loadConfig({ CONCIERGE_DEV: 'true' }).adminApiToken).toBe('concierge-dev-admin-token');
+    expect(() => loadConfig({ CONCIERGE_DEV: 'true', ADMIN_API_TOKEN: 'short' })).toThrow(/ADMIN_API_TOKEN/);
 
     const off = await startTestServer(production);
     try {

@@ -2,6 +2,7 @@ import { ok } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import type { FastifyInstance } from 'fastify';
 import { requireAdminToken } from '../admin/admin-auth';
+import { takeAdminQuota } from '../admin/admin-quotas';
 import {
   codeParamsSchema,
   createCodesBodySchema,
@@ -28,7 +29,7 @@ export const ADMIN_API_PREFIX = '/api/admin';
 interface AdminOptions {
   db: Kysely<ServerTables>;
   registry: TenantRegistry;
-  config: Pick<ServerConfig, 'portalUrl'>;
+  config: Pick<ServerConfig, 'portalUrl' | 'adminQuotas'>;
   token: string;
 }
 
@@ -52,10 +53,9 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
 
   app.post('/codes', async (request, reply) => {
     const body = parseInput(createCodesBodySchema, request.body);
-    const created = await createRegistrationCodes(db, {
-      tenant: knownTenant(body.tenant),
-      count: body.count,
-    });
+    const tenant = knownTenant(body.tenant);
+    await takeAdminQuota(db, config.adminQuotas, { what: 'codes', tenant, amount: body.count });
+    const created = await createRegistrationCodes(db, { tenant, count: body.count });
     return reply
       .status(201)
       .send(ok({ codes: created.map((row) => toAdminCode(row, config.portalUrl)) }, 201));
@@ -74,6 +74,8 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
 
   app.post('/invitations', async (request, reply) => {
     const body = parseInput(createInvitationBodySchema, request.body);
+    const tenant = knownTenant(body.tenant);
+    await takeAdminQuota(db, config.adminQuotas, { what: 'invitations', tenant, amount: 1 });
     const invitation = await createInvitation({ db, registry, config }, body);
     return reply.status(201).send(ok({ invitation }, 201));
   });

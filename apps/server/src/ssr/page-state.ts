@@ -57,8 +57,9 @@ export function pageStateFor(
 /**
  * The state a page is rendered with. The page's tenant, also after a failed sign-in: cidaas sends
  * the visitor back with the request id but without `subdomain`, so a request id seen before with a
- * tenant brings that tenant back; one seen now with a tenant is remembered for then. Pages that
- * work with a sign-in request get it checked (page-sign-in-request.ts).
+ * tenant brings that tenant back; one seen now with a tenant is remembered for then, once the
+ * provider has confirmed it. Pages that work with a sign-in request get it checked
+ * (page-sign-in-request.ts).
  */
 export async function pageStateWithTenant(
   request: FastifyRequest,
@@ -68,12 +69,15 @@ export async function pageStateWithTenant(
   const first = pageStateFor(request, context);
   const recovered = first.tenant.isRequested ? undefined : await context.signInRequests.tenantOf(requestId);
   const state = recovered ? pageStateFor(request, context, recovered) : first;
-  if (state.tenant.isRequested) await context.signInRequests.remember(requestId, state.tenant.subdomain);
   const pathname = request.url.split('?', 1)[0]!;
   if (!context.build.bundle.needsSignInRequest(pathname)) return state;
   const [signInRequest, tenantInfo] = await Promise.all([
     context.pageSignInRequests.forPage(requestId, error !== undefined),
     context.pageSignInRequests.tenantInfo(),
   ]);
+  // Only a request id the provider confirmed is written down (tenants/sign-in-requests.ts).
+  if (signInRequest && state.tenant.isRequested) {
+    await context.signInRequests.remember(signInRequest, state.tenant.subdomain);
+  }
   return { ...state, signInRequest, tenantInfo };
 }

@@ -10,7 +10,11 @@ import { loadPortalBuild, type PortalBuild } from './portal-bundle';
 
 let build: PortalBuild;
 let registry: TenantRegistry;
-const config = loadConfig({ PORTAL_URL: 'http://portal.test', PROVIDER_URL: 'http://provider.test' });
+const config = loadConfig({
+  CONCIERGE_DEV: 'true',
+  PORTAL_URL: 'http://portal.test',
+  PROVIDER_URL: 'http://provider.test',
+});
 beforeAll(async () => {
   build = await loadPortalBuild(config.portalDistDir);
   registry = await loadTenantRegistry(config.tenantsFile);

@@ -14,7 +14,7 @@ const refused = () =>
 describe('while the database cannot be reached', () => {
   const app = Fastify();
   beforeAll(async () => {
-    const config = loadConfig({});
+    const config = loadConfig({ CONCIERGE_DEV: 'true' });
     const context = {
       // pageStateFor asks the bundle for the page's texts only; this page has its own.
       build: { bundle: { messagesFor: () => ({}) } } as unknown as PortalBuild,

@@ -1,3 +1,4 @@
+import type { PageSignInRequest } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import type { ServerTables } from '../db/schema';
 
@@ -20,8 +21,13 @@ export class SignInRequests {
 
   constructor(private readonly db: Kysely<ServerTables>) {}
 
-  /** The tenant first seen with this request id; a later, different one does not replace it. */
-  async remember(requestId: unknown, tenant: string): Promise<void> {
+  /**
+   * The tenant first seen with this request id; a later, different one does not replace it. Only a
+   * request the provider confirmed (its client info answered, ssr/page-sign-in-request.ts): a made-up
+   * id writes nothing, so visitors cannot fill the table with ids of their own.
+   */
+  async remember(confirmed: PageSignInRequest, tenant: string): Promise<void> {
+    const { requestId } = confirmed;
     if (!isRequestId(requestId) || this.#remembered.has(requestId)) return;
     await this.db
       .insertInto('sign_in_requests')

@@ -41,6 +41,8 @@ export async function startEmbeddedProvider(
       cwd: root,
       env: {
         ...process.env,
+        // A test run: the embedded provider's development defaults (apps/provider/src/config.ts).
+        CONCIERGE_DEV: 'true',
         DATABASE_URL: database.url,
         PROVIDER_PORT: String(port),
         PROVIDER_URL: url,

@@ -35,6 +35,9 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const mailSink: MailSink | undefined = options.smtp === true ? await startMailSink() : undefined;
   const smtpUrl = mailSink?.url ?? (typeof options.smtp === 'object' ? options.smtp.url : undefined);
   const config = loadConfig({
+    // A test run: the development defaults (config.ts); a test of a deployment's configuration
+    // passes CONCIERGE_DEV: 'false' and everything a deployment sets.
+    CONCIERGE_DEV: 'true',
     PORTAL_URL: 'http://portal.test',
     PROVIDER_URL: 'http://provider.test',
     LOG_LEVEL: 'warn',
