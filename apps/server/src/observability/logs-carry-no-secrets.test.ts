@@ -135,7 +135,10 @@ describe('the logs of the server and the embedded provider', () => {
     const failed = await signInAtProvider(email, WRONG_PASSWORD);
     const failedPage = new URL(failed.headers.get('location') ?? '');
     expect(failedPage.searchParams.get('error')).toBe('invalid_username_password');
-    expect((await page(`${failedPage.pathname}${failedPage.search}`)).statusCode).toBe(200);
+    // The provider names the account (sub, q): the page first drops them from the address.
+    const dropped = await page(`${failedPage.pathname}${failedPage.search}`);
+    expect(dropped.statusCode).toBe(302);
+    expect((await page(dropped.headers.location ?? '')).statusCode).toBe(200);
     const counter = () =>
       fetch(`${serverUrl}/user-login-failed-counter?subdomain=demo&email=${encodeURIComponent(email)}`).then(
         async (answer) => ((await answer.json()) as [{ counter: number }])[0].counter,
