@@ -58,3 +58,35 @@ function firstLine(text) {
     .split('\n', 1)[0]
     .slice(0, 200);
 }
+
+/**
+ * Where the conformance suite writes what it found at a real cidaas tenant (relative to the
+ * repository root; apps/server/src/test-support/conformance-targets.ts): `{ baseUrl, variants,
+ * notFound, observed }`, each a map of name to text.
+ */
+export const REAL_CIDAAS_VARIANTS_FILE = 'test-results/real-cidaas-variants.json';
+
+/**
+ * The closing output's lines about the real tenant: not run (which variables are missing), or the
+ * variants of the recorded-cidaas double the suite found there, those it could not find and why,
+ * and what else it saw.
+ * @param {string[]} missing the tenant's variables that are not set
+ * @param {any} findings the content of REAL_CIDAAS_VARIANTS_FILE; undefined when there is none
+ * @returns {string[]}
+ */
+export function realCidaasLines(missing, findings) {
+  if (missing.length > 0) return [`real cidaas: not run (${missing.join(', ')} not set)`];
+  if (!findings) return ['real cidaas: no variants recorded (the conformance suite did not run to its end)'];
+  const listed = (entries, separator) =>
+    Object.entries(entries ?? {})
+      .map(([name, value]) => `${name}${separator}${value}`)
+      .join(', ');
+  const lines = [
+    `real cidaas: variants found at ${findings.baseUrl}: ${listed(findings.variants, '=') || 'none'}`,
+  ];
+  const notFound = listed(findings.notFound, ': ');
+  if (notFound) lines.push(`real cidaas: not found: ${notFound}`);
+  const observed = listed(findings.observed, '=');
+  if (observed) lines.push(`real cidaas: observed: ${observed}`);
+  return lines;
+}

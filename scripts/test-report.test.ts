@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readPlaywrightReport, readVitestReport } from './test-report.mjs';
+import { readPlaywrightReport, readVitestReport, realCidaasLines } from './test-report.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -83,5 +83,32 @@ describe('the closing line of npm test', () => {
       failed: 1,
       failures: ['browser tests: stack did not start'],
     });
+  });
+
+  it('says the real tenant did not run, and which variables are missing', () => {
+    expect(realCidaasLines(['CIDAAS_BASE_URL', 'CIDAAS_CLIENT_ID'], undefined)).toEqual([
+      'real cidaas: not run (CIDAAS_BASE_URL, CIDAAS_CLIENT_ID not set)',
+    ]);
+  });
+
+  it('names the variants the conformance suite found at the real tenant, those it did not, and what it saw', () => {
+    const findings = {
+      baseUrl: 'https://example.cidaas.eu',
+      variants: { userNotFound: '204', profileShape: 'nested' },
+      notFound: { webhookBody: 'no webhook receiver (CIDAAS_WEBHOOK_URL not set)' },
+      observed: { fraudDetectionAnswer: 'HTTP 204' },
+    };
+    expect(realCidaasLines([], findings)).toEqual([
+      'real cidaas: variants found at https://example.cidaas.eu: userNotFound=204, profileShape=nested',
+      'real cidaas: not found: webhookBody: no webhook receiver (CIDAAS_WEBHOOK_URL not set)',
+      'real cidaas: observed: fraudDetectionAnswer=HTTP 204',
+    ]);
+    expect(realCidaasLines([], { ...findings, notFound: {}, observed: {} })).toHaveLength(1);
+  });
+
+  it('says so when the tenant was configured but the suite recorded nothing', () => {
+    expect(realCidaasLines([], undefined)).toEqual([
+      'real cidaas: no variants recorded (the conformance suite did not run to its end)',
+    ]);
   });
 });

@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { webhookEventSchema } from '@concierge/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountEventOf } from '../failed-logins/provider-event';
+import { loadTenantRegistry } from '../tenants/load-registry';
 import {
   type ConformanceTarget,
   doubleTarget,
+  doubleValuesOf,
   doubleVariantRuns,
   embeddedTarget,
   isRealCidaasConfigured,
@@ -11,15 +16,24 @@ import {
   realCidaasTarget,
 } from '../test-support/conformance-targets';
 import { refreshTokens, signInForTokens } from '../test-support/sign-in-tokens';
+import { probeAdminVariants, type RevealedVariant, webhookBodyOf } from '../test-support/variant-probes';
+import { startWebhookReceiver } from '../test-support/webhook-receiver';
 import { INVALID_REQUEST_ID, INVALID_RESET_LINK, PASSWORD_MISMATCH } from './cidaas-codes';
 import type { ProviderResult } from './provider-result';
 
 // The same cases, every call of the protocol (docs/provider-protocol.md) with success and each
 // recorded error, against the embedded provider, the recorded-cidaas double in every variant of what
 // cidaas leaves unknown (conformance-targets.ts DOUBLE_VARIANT_COVERAGE: one run per value), and a
-// real cidaas tenant when one is configured (docs/cidaas-setup.md, section 8).
+// real cidaas tenant when one is configured (docs/cidaas-setup.md, section 9). Where a provider's
+// answer shows which variant of the double it has, the suite checks it against the double's (and
+// at a real tenant records it for npm test's closing output, conformance-targets.ts).
 
 const PASSWORD = 'Sommer-2024!';
+const WRONG_PASSWORD = 'Wrong-Passw0rd!';
+/** The shipped registry: the server's parser finds a tenant by the event's client in it. */
+const registry = loadTenantRegistry(
+  fileURLToPath(new URL('../../../../tenants/tenants.json', import.meta.url)),
+);
 
 function answerOf<T>(result: ProviderResult<T>): T {
   if (result.kind !== 'answer') throw new Error(`expected an answer, got ${JSON.stringify(result)}`);
@@ -34,13 +48,51 @@ function conformance(name: string, start: () => Promise<ConformanceTarget>) {
     }, 90_000);
     afterAll(() => target?.close());
 
-    const newEmail = () => `conformance+${randomUUID().slice(0, 8)}@example.ch`;
+    const newEmail = () => `conformance+${randomUUID().slice(0, 8)}@${target.emailDomain ?? 'example.ch'}`;
     async function newUser(email = newEmail()) {
       const requestId = answerOf(await target.client.generateRequestId(target.signInClient));
       const user = answerOf(
         await target.client.registerUser({ requestId, email, password: PASSWORD, locale: 'de' }),
       );
+      target.registered?.(user.sub);
       return { email, ...user };
+    }
+
+    /** Posts the hosted page's login form with a wrong password: where the provider sent the browser. */
+    async function failedLogin(email: string): Promise<{ landing: URL; requestId: string }> {
+      const requestId = answerOf(await target.client.generateRequestId(target.signInClient));
+      const answer = await fetch(`${target.client.baseUrl}/login-srv/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          username: email,
+          password: WRONG_PASSWORD,
+          requestId,
+          username_type: 'email',
+        }),
+        signal: AbortSignal.timeout(15_000),
+      });
+      await answer.arrayBuffer();
+      expect([302, 303]).toContain(answer.status);
+      return { landing: new URL(answer.headers.get('location') ?? '', target.client.baseUrl), requestId };
+    }
+
+    const observe = (name: string, value: string) => {
+      if (target.findings) target.findings.observed[name] = value;
+    };
+    /**
+     * Keeps the value of a variant the provider showed; it must be the double's own (against the
+     * double), or one the double has (elsewhere). Soft: every value is kept before the case fails.
+     */
+    function reveal(name: RevealedVariant, value: string) {
+      if (target.findings) target.findings.variants[name] = value;
+      const known = target.knownVariants?.()[name];
+      if (known !== undefined) expect.soft(value, name).toBe(String(known));
+      else
+        expect
+          .soft(doubleValuesOf(name), `${name}=${value}: the double has no such variant`)
+          .toContain(value);
     }
 
     it('gives a fresh request id for a tenant client', async () => {
@@ -233,6 +285,90 @@ function conformance(name: string, start: () => Promise<ConformanceTarget>) {
         status: 400,
         error: 'invalid_grant',
       });
+    });
+
+    // cidaas-facts.md "Hosted-page login" (recorded): both failures come back alike but for sub/q.
+    it('sends a wrong password back to the hosted page with invalid_username_password, sub and q for a known user, error_description for an unknown one', async () => {
+      const user = await newUser();
+      const known = await failedLogin(user.email);
+      const unknown = await failedLogin(newEmail());
+      const paramsOf = (url: URL) => [...new Set(url.searchParams.keys())].sort().join(' ');
+      observe('loginFailureKnownUser', paramsOf(known.landing));
+      observe('loginFailureUnknownUser', paramsOf(unknown.landing));
+      for (const { landing, requestId } of [known, unknown]) {
+        if (target.hostedPageUrl) {
+          const page = new URL(target.hostedPageUrl);
+          expect(`${landing.origin}${landing.pathname}`).toBe(`${page.origin}${page.pathname}`);
+          for (const [name, value] of page.searchParams) expect(landing.searchParams.get(name)).toBe(value);
+        } else observe('loginFailurePage', `${landing.origin}${landing.pathname}`);
+        expect(landing.searchParams.get('error')).toBe('invalid_username_password');
+        expect(landing.searchParams.get('requestId')).toBe(requestId);
+      }
+      expect(known.landing.searchParams.get('sub')).toBe(user.sub);
+      expect(known.landing.searchParams.get('q')).toEqual(expect.any(String));
+      expect(known.landing.searchParams.has('error_description')).toBe(false);
+      expect(unknown.landing.searchParams.get('error_description')).toEqual(expect.any(String));
+      expect(unknown.landing.searchParams.has('sub')).toBe(false);
+    });
+
+    // What a login failure's webhook holds is not public (cidaas-facts.md "Webhooks"): the case
+    // records its fields and where the key came, and holds the server's parser to it.
+    it("reports a wrong password with a LOGIN_FAILURE webhook that the server's parser places", async (context) => {
+      const route = target.webhooks;
+      if ('unavailable' in route) return context.skip(`no webhook receiver here: ${route.unavailable}`);
+      const receiver = await startWebhookReceiver({ port: route.port, apiKey: route.apiKey });
+      try {
+        route.deliverTo?.(receiver.url);
+        if (route.publicUrl) await receiver.expectReachableAt(route.publicUrl);
+        const user = await newUser();
+        expect((await failedLogin(user.email)).landing.searchParams.get('error')).toBe(
+          'invalid_username_password',
+        );
+        // Any field may name the user, at any depth: which one does is what the case finds out.
+        const delivery = await receiver.waitFor((candidate) => {
+          const text = JSON.stringify(candidate.body);
+          return (
+            candidate.body.eventtype === 'LOGIN_FAILURE' &&
+            (text.includes(user.sub) || text.includes(user.email))
+          );
+        }, route.waitMs);
+        if (!delivery) {
+          const failure = receiver.deliveries.find(
+            (candidate) => candidate.body.eventtype === 'LOGIN_FAILURE',
+          );
+          if (failure) observe('webhookFields', Object.keys(failure.body).sort().join(' '));
+          const types = receiver.deliveries.map((candidate) => String(candidate.body.eventtype));
+          throw new Error(
+            `no LOGIN_FAILURE naming the user within ${route.waitMs / 1000} s; arrived: ${types.join(', ') || 'nothing'}`,
+          );
+        }
+        const { body } = delivery;
+        observe('webhookFields', Object.keys(body).sort().join(' '));
+        const naming = ['sub', 'userId', 'actorId', 'objectId', 'email'].filter(
+          (field) => body[field] === user.sub || body[field] === user.email,
+        );
+        observe('webhookUserFields', naming.join(' ') || 'none at the top level');
+        observe('webhookKeyName', delivery.key?.name ?? 'none');
+        reveal('webhookBody', webhookBodyOf(body));
+        reveal('webhookKeyPlacement', delivery.key?.placement ?? 'none');
+
+        const parsed = webhookEventSchema.parse(body);
+        expect(parsed.createTime ?? parsed.timestamp, 'the event carries its own time').toEqual(
+          expect.any(String),
+        );
+        const event = await accountEventOf(parsed, await registry, target.client, new Date(delivery.at));
+        expect(event).toMatchObject({ eventtype: 'LOGIN_FAILURE', email: user.email, at: expect.any(Date) });
+      } finally {
+        await receiver.close();
+      }
+    }, 150_000);
+
+    // The answers cidaas leaves open, asked directly (variant-probes.ts).
+    it("answers the admin calls in variants the double has (a real tenant's are recorded)", async () => {
+      const user = await newUser();
+      const found = await probeAdminVariants(target.admin, user, newEmail());
+      for (const [name, value] of Object.entries(found.observed)) observe(name, value);
+      for (const [name, value] of Object.entries(found.variants)) reveal(name as RevealedVariant, value);
     });
   });
 }
