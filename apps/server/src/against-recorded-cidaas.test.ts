@@ -29,6 +29,8 @@ beforeAll(async () => {
       {
         clientId: 'property-portal-demo',
         hostedPageUrl: 'http://portal.test/login?subdomain=demo',
+        // docs/cidaas-setup.md, "Hosted pages": verification_init → the resend page.
+        verificationPageUrl: 'http://portal.test/resend-account-activation-email?subdomain=demo',
         redirectUris: [CALLBACK],
       },
       // One without: cidaas then sends a failed sign-in back without any tenant.
@@ -150,6 +152,41 @@ describe('registration against cidaas', () => {
     const activation = await postPortalCall(server.app, 'activate-user-account', second);
     expect(activation.json()).toMatchObject({ data: { isAlreadyActivated: false } });
     expect(double.user(email)).toMatchObject({ email_verified: true });
+  });
+});
+
+describe("cidaas's verification pre-check at sign-in", () => {
+  it('sends an unverified tenant to the resend page as the operator points verification_init at it, which works', async () => {
+    const email = uniqueEmail('precheck');
+    expect((await register(server.app, { email, code: await insertCode(server.db) })).statusCode).toBe(200);
+    await activationLinkFor(email);
+    const arrival = await signInAtCidaas(email, STRONG_PASSWORD);
+    expect(arrival.pathname).toBe('/resend-account-activation-email');
+    expect(arrival.searchParams.get('sub')).not.toBeNull();
+    // The page drops cidaas's names of the account first, then shows the tenant's resend form.
+    const dropped = await server.app.inject({
+      url: `${arrival.pathname}${arrival.search}`,
+      headers: { accept: 'text/html' },
+    });
+    expect(dropped.statusCode).toBe(302);
+    expect(dropped.headers.location).not.toMatch(/sub=|track_id=/);
+    const page = await server.app.inject({
+      url: dropped.headers.location!,
+      headers: { accept: 'text/html' },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('name="email"');
+    // What the form sends: a new link, which activates the account; then the password signs in.
+    expect((await postPortalCall(server.app, 'resend-account-activation-email', { email })).statusCode).toBe(
+      200,
+    );
+    const link = await activationLinkFor(email, 2);
+    expect((await postPortalCall(server.app, 'activate-user-account', link)).json()).toMatchObject({
+      data: { isAlreadyActivated: false },
+    });
+    expect((await signInAtCidaas(email, STRONG_PASSWORD)).href).toMatch(
+      /^http:\/\/localhost:8082\/callback\?code=/,
+    );
   });
 });
 

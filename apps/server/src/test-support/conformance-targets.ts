@@ -121,6 +121,9 @@ export const DOUBLE_VARIANT_COVERAGE = {
   fraudDetection: [false],
   requiredRegistrationFields: { ownCase: 'a registration field the tenant requires is refused with 507' },
   resetAcceptAnswer: { ownCase: 'a reset accept answered with a redirect or a page is an unknown outcome' },
+  verificationAtSignIn: {
+    notAClientCall: 'the browser follows it (against-recorded-cidaas.test.ts, the verification pre-check)',
+  },
   blockAfterFailures: { ownCase: 'bruteForceBlock() of every double run sets it for its block' },
   webhookBody: ['with-id'],
   webhookKeyPlacement: ['query'],

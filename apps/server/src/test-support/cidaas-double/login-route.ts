@@ -41,11 +41,7 @@ function judge(user: DoubleUser, password: string, variants: CidaasDoubleVariant
     return failure(['LOGIN_FAILURE']);
   }
   user.failedAttempts = 0;
-  // UNKNOWN, and not what cidaas documents: cidaas's verification pre-check sends the person into
-  // its own verification flow (hosted page verification_init, cidaas-facts.md "Verification at
-  // sign-in"), never back to the login page with an error. This answer is the embedded provider's
-  // (provider-protocol.md, `email_not_verified`); nothing recorded shows cidaas sending it. A PENDING
-  // user ("not yet verified", documented) is treated alike.
+  // A PENDING user ("not yet verified", documented) is treated like an unverified e-mail.
   if (user.userStatus === 'PENDING' || !user.email_verified) {
     return { outcome: 'email_not_verified' as Outcome, events: [] };
   }
@@ -106,7 +102,22 @@ export function loginRoute(app: FastifyInstance, ctx: DoubleContext): void {
         ['q', maskSub(user.sub)],
       ]);
     }
-    if (outcome === 'email_not_verified') return back([['error', outcome], ...who, ['requestId', requestId]]);
+    if (outcome === 'email_not_verified') {
+      // The verification pre-check (variant verificationAtSignIn, sources in types.ts).
+      if (ctx.variants().verificationAtSignIn === 'precheck') {
+        const page = client.verificationPageUrl ?? client.hostedPageUrl;
+        const trackId = randomBytes(12).toString('hex');
+        return reply.redirect(
+          withParams(page, [
+            ['requestId', requestId],
+            ['track_id', trackId],
+            ['sub', user.sub],
+          ]),
+          302,
+        );
+      }
+      return back([['error', outcome], ...who, ['requestId', requestId]]);
+    }
 
     authRequest.isFinished = true;
     const target = new URL(authRequest.redirectUri);

@@ -117,6 +117,16 @@ export interface CidaasDoubleVariants {
    */
   blockAfterFailures: number;
   /**
+   * The right password of a user whose e-mail is not verified, where the tenant requires it.
+   * 'precheck' (documented: docs.cidaas.com guides/authentication-authorisation/prechecks/
+   * communication-verification, guides/4.0.3/hosted-pages/initiate-verification-page): cidaas's
+   * pre-check sends the person to the client's hosted page `verification_init`; which parameters it
+   * appends is not public, the double appends those documented for `login_success` (requestId,
+   * track_id, sub). 'login-error': back to the login page with `error=email_not_verified`, the
+   * embedded provider's answer, seen at no cidaas.
+   */
+  verificationAtSignIn: 'precheck' | 'login-error';
+  /**
    * The webhook body. 'documented': the one body cidaas documents (docs.cidaas.com
    * cidaas-id-validator/id-validator/prerequisites/webhook) `{eventtype, createTime, client_id,
    * tenantKey, actorId, metaData, objectId, objectType}`, no id, no timestamp, no sub, no e-mail
@@ -156,6 +166,7 @@ export const DEFAULT_VARIANTS: CidaasDoubleVariants = {
   requiredRegistrationFields: [],
   resetAcceptAnswer: 'json',
   blockAfterFailures: 0,
+  verificationAtSignIn: 'precheck',
   webhookBody: 'documented',
   webhookKeyPlacement: 'header',
   // Scaled down from the documented 1, 5 and 10 minutes so that a test can see all of them.
@@ -167,6 +178,8 @@ export interface DoubleClient {
   clientId: string;
   /** The operator-configured hosted login page, e.g. 'http://portal.test/login?subdomain=demo'. */
   hostedPageUrl: string;
+  /** The operator-configured hosted page `verification_init`; the login page when not set. */
+  verificationPageUrl?: string;
   redirectUris: string[];
 }
 
