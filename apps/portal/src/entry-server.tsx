@@ -4,7 +4,7 @@ import { Router } from 'wouter';
 import { App } from './app/App';
 import { htmlShowsError } from './app/document-title';
 import { Root } from './app/Root';
-import { matchPageRoute, notFoundRoute, pageRoutes } from './app/routes';
+import { matchPageRoute, notFoundRoute, pageRoutes, pathnameOf } from './app/routes';
 import { themeStyles } from './brand/theme-styles';
 import { locales, type Messages } from './i18n/resources';
 import { createTranslator } from './i18n/translator';
@@ -64,7 +64,7 @@ export function needsSignInRequest(pathname: string): boolean {
 /** Renders one page for a URL (path and query) in the given state; every page is loaded first. */
 export async function renderPage(url: string, state: PageState): Promise<RenderedPage> {
   await pagesLoaded;
-  const route = matchPageRoute(new URL(url, 'http://portal.invalid').pathname);
+  const route = matchPageRoute(pathnameOf(url));
   const html = renderToString(
     <Root state={state} themeStylesInHead>
       <Router ssrPath={url}>

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
   DEVELOPMENT_SWITCH,
@@ -142,6 +143,8 @@ const envSchema = z.object({
   PROVIDER_LOGIN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   PROVIDER_LOGIN_LIMIT_PER_REQUEST: z.coerce.number().int().min(0).max(1000).default(10),
   PROVIDER_LOGIN_ALARM_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  /** The key of the e-mail hashes in the auth log lines (users/auth-events.ts); unset: random per process. */
+  PROVIDER_LOG_HASH_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   SMTP_URL: z
     .url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' })
     .default('smtp://localhost:1025'),
@@ -191,6 +194,11 @@ export interface ProviderConfig {
     /** Failed sign-ins of all accounts per minute beyond which `auth alarm` is logged, once a minute. */
     alarmPerMinute: number;
   };
+  /**
+   * The HMAC key of the `emailHash` in the auth log lines. Random per process when
+   * PROVIDER_LOG_HASH_KEY is unset: hashes then compare only within one process's lifetime.
+   */
+  logHashKey: string;
   webhook: {
     url: string;
     apiKey: string;
@@ -274,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ProviderConfig
       perRequest: vars.PROVIDER_LOGIN_LIMIT_PER_REQUEST,
       alarmPerMinute: vars.PROVIDER_LOGIN_ALARM_PER_MINUTE,
     },
+    logHashKey: vars.PROVIDER_LOG_HASH_KEY ?? randomBytes(32).toString('hex'),
     webhook: {
       url: vars.PROVIDER_WEBHOOK_URL ?? `${vars.PORTAL_URL}/api/cidaas-webhook/events`,
       apiKey: vars.PROVIDER_WEBHOOK_API_KEY ?? DEV_WEBHOOK_API_KEY,

@@ -9,6 +9,7 @@ import type { ServerConfig } from './config';
 import type { ServerTables } from './db/schema';
 import { installDrain } from './http/drain';
 import { installErrorHandler } from './http/errors';
+import { installJsonNoStore } from './http/json-cache-control';
 import { answerFrameworkError, installSafeTextGuard } from './http/safe-text-guard';
 import { ASSETS_PREFIX, securityHeaders, securityHeadersOf } from './http/security-headers';
 import type { MailTransport } from './mail/mail-transport';
@@ -84,6 +85,7 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
   installHttpMetrics(app, metrics);
   installServerRequestLog(app, (subdomain) => deps.registry.bySubdomain(subdomain) !== undefined);
   installSafeTextGuard(app);
+  installJsonNoStore(app);
   await securityHeaders(app, config, deps.registry.portalOrigins());
   const pages = {
     build: deps.portal,

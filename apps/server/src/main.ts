@@ -21,7 +21,7 @@ const config = (() => {
     process.exit(1);
   }
 })();
-const registry = await loadTenantRegistry(config.tenantsFile);
+const registry = await loadTenantRegistry(config.tenantsFile, { portalUrl: config.portalUrl });
 const portal = await loadPortalBuild(config.portalDistDir);
 // The pool reports a broken idle connection (PostgreSQL restarted) before the app's logger exists.
 let log: FastifyBaseLogger | undefined;

@@ -27,7 +27,8 @@ export const registerUserBodySchema = z.object({
     }),
   /** The tenant's OIDC client id; the server maps it to the tenant through the registry. */
   clientid: z.string().min(1).max(200),
-  invite_id: uuidV4.optional(),
+  /** `null` as leaving it out: no invitation (a client that sends every field sends it so). */
+  invite_id: uuidV4.nullish().transform((value) => value ?? undefined),
 });
 export type RegisterUserBody = z.input<typeof registerUserBodySchema>;
 export interface RegisterUserAnswer {

@@ -7,6 +7,8 @@ export interface ClientInfo {
   registration_enabled?: boolean;
   invite_enabled?: boolean;
   client_name?: string;
+  /** Sent by some providers, never by cidaas (cidaas-facts.md): then the request's client is certain. */
+  client_id?: string;
 }
 
 /** spec §3 and §7: the provider's description of itself, read once and cached. */
@@ -35,7 +37,24 @@ export function readClientInfo(data: unknown): ClientInfo | null {
     registration_enabled: flag(record.registration_enabled),
     invite_enabled: flag(record.invite_enabled),
     client_name: typeof record.client_name === 'string' ? record.client_name : undefined,
+    client_id: typeof record.client_id === 'string' ? record.client_id : undefined,
   };
+}
+
+/**
+ * Issue 26: whether a sign-in request belongs to a tenant's client, from its client info and what
+ * the tenant knows of its own client. A client id in the answer decides; cidaas sends none, and
+ * then the client's name decides when the registry names it (`clientName`). Otherwise nothing is
+ * certain: undefined (the server then asks whether the name is another tenant's,
+ * TenantRegistry.tenantsNamedBy).
+ */
+export function isRequestOfClient(
+  info: ClientInfo,
+  client: { clientId: string; clientName?: string },
+): boolean | undefined {
+  if (info.client_id !== undefined) return info.client_id === client.clientId;
+  if (client.clientName !== undefined) return info.client_name === client.clientName;
+  return undefined;
 }
 
 /** The fields of `GET /public-srv/tenantinfo/basic`'s `data`. */

@@ -69,6 +69,11 @@ export interface PortalTenant {
   /** The customer's portal host; every navigation there is built from this. */
   portalUrl: string;
   clientId: string;
+  /**
+   * The client's name at the provider (its client info's `client_name`), when the registry names
+   * it: a request id whose client info names another is not this tenant's (isRequestOfClient).
+   */
+  clientName?: string;
   /** Registered at the provider for clientId: where a fresh request id's sign-in ends. */
   loginRedirectUri: string;
   design: BrandDesign;

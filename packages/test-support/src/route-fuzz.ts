@@ -1,6 +1,8 @@
 // A bounded, deterministic fuzzer for a Fastify app's routes (issue "Hardening", point 1): every
 // route the app has — read from printRoutes, so a route added later is fuzzed too — gets hostile
 // path parameters, query strings and bodies through inject(). What must never come back is a 5xx.
+// Every route also gets each query parameter repeated and in the bracket form; the parameters a
+// route reads are learnt from its handler (recordQueryReads), not only from samples (issue 26).
 // Structural types only: this package does not depend on Fastify.
 
 export interface FuzzRoute {
@@ -281,6 +283,30 @@ export function planRoute(route: FuzzRoute, options: FuzzPlanOptions = {}): Fuzz
         mustRefuse: attack.unsafe,
       });
     }
+    // Every parameter of a plausible query repeated, and in the bracket form (issue 26: a route that
+    // read a value as a string met an array, `?namespaces=a&namespaces=b`, and answered 500).
+    const plausibleQuery = asText(othersThan(''));
+    if (Object.keys(plausibleQuery).length > 0) {
+      const twice = Object.entries(plausibleQuery).flatMap(([name, value]): [string, string][] => [
+        [name, value],
+        [name, `${value}-again`],
+      ]);
+      add({
+        url: `${base}?${new URLSearchParams(twice)}`,
+        label: '?every parameter twice',
+        mustRefuse: false,
+      });
+      const bracketed = Object.entries(plausibleQuery).flatMap(([name, value]): [string, string][] => [
+        [`${name}[]`, value],
+        [`${name}[]`, value],
+        [`${name}[0]`, value],
+      ]);
+      add({
+        url: `${base}?${new URLSearchParams([...Object.entries(plausibleQuery), ...bracketed])}`,
+        label: '?every parameter as name[]',
+        mustRefuse: false,
+      });
+    }
     for (const field of fields) {
       const values = [UNSAFE_STRINGS[0] as string, '\ud800', ...sample(UNSAFE_STRINGS, 1, random)];
       const others = asText(othersThan(field));
@@ -507,6 +533,46 @@ export function describeFindings(findings: FuzzFinding[]): string {
         `${request.method} ${request.url.length > 120 ? `${request.url.slice(0, 117)}…` : request.url} [${request.label}] → ${statusCode} ${body.slice(0, 160)}`,
     )
     .join('\n');
+}
+
+/** A request as a hook sees it: its route's pattern, and the parsed query it may replace. */
+export interface QueryReadingRequest {
+  method: string;
+  routeOptions: { url?: string };
+  query: unknown;
+}
+
+export interface QueryReadingApp {
+  addHook(name: 'preHandler', hook: (request: QueryReadingRequest) => Promise<void>): unknown;
+}
+
+/** Names that reading an object reads by itself (JSON.stringify, await, printing): not parameters. */
+const NOT_PARAMETERS = new Set(['toJSON', 'then', 'constructor', 'valueOf', 'toString', 'inspect']);
+
+/**
+ * The query parameters each route reads, found by watching its handler (issue 26): every request's
+ * parsed query is handed on behind a Proxy that notes each name read. Send each route one plausible
+ * request first (e.g. the field discovery); `fieldsFor` then adds these names, so that a parameter no
+ * sample names (`namespaces` of `/messages/:language`) gets hostile, repeated and bracketed values
+ * too. Install it before the app is ready.
+ */
+export function recordQueryReads(app: QueryReadingApp): (route: FuzzRoute) => string[] {
+  const read = new Map<string, Set<string>>();
+  app.addHook('preHandler', async (request) => {
+    const { query } = request;
+    const url = request.routeOptions.url;
+    if (query === null || typeof query !== 'object' || url === undefined) return;
+    const key = `${request.method} ${url}`;
+    const names = read.get(key) ?? new Set<string>();
+    read.set(key, names);
+    request.query = new Proxy(query, {
+      get(target, name, receiver) {
+        if (typeof name === 'string' && !NOT_PARAMETERS.has(name)) names.add(name);
+        return Reflect.get(target, name, receiver);
+      },
+    });
+  });
+  return (route) => [...(read.get(`${route.method} ${route.url}`) ?? [])];
 }
 
 /**

@@ -41,6 +41,14 @@ describe('pageRedirect', () => {
     expect(pageRedirect('/verification-complete', '?sub=s-1&email=a%40b.ch&verificationid=v')).toBeNull();
   });
 
+  it('sends nowhere but to the portal’s own routes, whatever the path (issue 26)', () => {
+    // A browser reads `//evil.example/x` as another site: an unknown path stays the not-found page.
+    expect(pageRedirect('//evil.example/login', '?subdomain=demo&sub=s-1')).toBeNull();
+    expect(pageRedirect('/\\evil.example/login', '?q=s***1')).toBeNull();
+    expect(pageRedirect('//evil.example/login', '?error=email_not_verified&username=a%40b.ch')).toBeNull();
+    expect(pageRedirect('/login/', '?requestId=r&sub=s-1')).toBe('/login?requestId=r');
+  });
+
   it('leaves every other URL alone', () => {
     expect(pageRedirect('/login', '?requestId=r&error=invalid_username_password')).toBeNull();
     expect(pageRedirect('/login', '')).toBeNull();

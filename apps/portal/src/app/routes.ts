@@ -89,3 +89,23 @@ export function matchPageRoute(pathname: string): PageRoute {
   const normalised = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   return pageRoutes.find((route) => route.path === normalised) ?? notFoundRoute;
 }
+
+/**
+ * The path of a URL as the server receives it (`/login?…`). Never resolved against a base: that
+ * reads `//evil.example/login` (and `/\evil.example/login`) as the path `/login` on another host.
+ */
+export function pathnameOf(url: string): string {
+  const end = url.search(/[?#]/);
+  return end === -1 ? url : url.slice(0, end);
+}
+
+/**
+ * Where a link "to this page" (another language, the same page without a parameter) goes: the path
+ * of the route the address matched, never the address's own path, which a browser may read as
+ * another site (`//evil.example/login`). An unknown path has no page of its own: its links go to
+ * /login.
+ */
+export function ownPathOf(pathname: string): string {
+  const route = matchPageRoute(pathname);
+  return route === notFoundRoute ? '/login' : route.path;
+}

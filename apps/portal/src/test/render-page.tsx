@@ -4,7 +4,7 @@ import { Router, useLocation, useSearch } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { App } from '../app/App';
 import { Root } from '../app/Root';
-import { matchPageRoute } from '../app/routes';
+import { matchPageRoute, pathnameOf } from '../app/routes';
 import { locales } from '../i18n/resources';
 import { testConfig, testTenant } from './fixtures';
 
@@ -26,7 +26,7 @@ export async function renderPage(
   tenant = testTenant,
   signInRequest?: PageSignInRequest,
 ) {
-  await matchPageRoute(new URL(url, 'http://portal.test').pathname).page.preload();
+  await matchPageRoute(pathnameOf(url)).page.preload();
   let current = url;
   const rendered = render(
     <Root

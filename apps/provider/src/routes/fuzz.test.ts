@@ -4,6 +4,7 @@ import {
   type FuzzRoute,
   fieldsNamedIn,
   planRoute,
+  recordQueryReads,
   routesOf,
   runFuzz,
 } from '@concierge/test-support';
@@ -25,8 +26,14 @@ import {
 let harness: ProviderHarness;
 let token: string;
 let requestId: string;
+/** The query parameters each route's handler read (issue 26: learnt, not only sampled). */
+let queryReadsOf: (route: FuzzRoute) => string[] = () => [];
 beforeAll(async () => {
-  harness = await startProvider();
+  harness = await startProvider([], {
+    beforeListen: (app) => {
+      queryReadsOf = recordQueryReads(app);
+    },
+  });
   token = await adminToken(harness);
   const generated = await harness.app.inject({
     method: 'POST',
@@ -99,6 +106,17 @@ function sampleFor(route: FuzzRoute): Record<string, unknown> | undefined {
 /** The fields a route names when it refuses an empty request. */
 async function discoverFields(route: FuzzRoute): Promise<string[]> {
   if (isWildcard(route)) return [];
+  // One plausible request first: the query parameters its handler reads are noted (recordQueryReads).
+  await harness.app.inject({
+    method: route.method as 'GET',
+    url: route.url.replace(/:(\w+)/g, 'fuzz'),
+    headers: headersFor(route),
+  });
+  const refused = await fieldsOfRefusal(route);
+  return [...new Set([...refused, ...queryReadsOf(route)])];
+}
+
+async function fieldsOfRefusal(route: FuzzRoute): Promise<string[]> {
   const hasBody = !['GET', 'HEAD', 'OPTIONS'].includes(route.method);
   const answer = await harness.app.inject({
     method: route.method as 'GET',

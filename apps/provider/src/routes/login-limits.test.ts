@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { openTestDatabase, sql } from '@concierge/database';
 import { freePort } from '@concierge/test-support';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -257,7 +257,9 @@ interface LogLine {
   failures?: number;
 }
 
-const hashOf = (email: string) => createHash('sha256').update(email).digest('hex').slice(0, 16);
+const LOG_HASH_KEY = 'auth-log-hash-key-for-the-test';
+/** HMAC-SHA256 under PROVIDER_LOG_HASH_KEY: a plain sha256 of a guessed address finds nothing. */
+const hashOf = (email: string) => createHmac('sha256', LOG_HASH_KEY).update(email).digest('hex').slice(0, 16);
 
 describe('auth events in the log', () => {
   const lines: string[] = [];
@@ -271,6 +273,7 @@ describe('auth events in the log', () => {
         PROVIDER_BLOCK_AFTER_FAILURES: '2',
         PROVIDER_LOGIN_LIMIT_PER_IP: '4',
         PROVIDER_LOGIN_ALARM_PER_MINUTE: '0',
+        PROVIDER_LOG_HASH_KEY: LOG_HASH_KEY,
       },
       lines,
     );
@@ -320,7 +323,16 @@ describe('auth events in the log', () => {
     ]);
     for (const event of authEvents()) expect(event.level).toBe(30);
     const log = lines.join('');
-    for (const secret of ['hanna@', 'Hanna@', 'nobody-at-all', PASSWORD, WRONG, encodeURIComponent(email)]) {
+    const plainSha256 = createHash('sha256').update(email).digest('hex').slice(0, 16);
+    for (const secret of [
+      'hanna@',
+      'Hanna@',
+      'nobody-at-all',
+      PASSWORD,
+      WRONG,
+      encodeURIComponent(email),
+      plainSha256,
+    ]) {
       expect(log).not.toContain(secret);
     }
   });

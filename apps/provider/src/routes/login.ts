@@ -106,7 +106,7 @@ export const loginRoutes: FastifyPluginAsync<RouteDeps> = async (
     const clientId = client?.client_id ?? String(interaction.params.client_id);
     const { ip } = request;
     const logAuth = (outcome: 'success' | 'failure' | 'locked', reason?: AuthFailureReason) => {
-      logAuthEvent(request.log, { outcome, reason, clientId, email: username, ip });
+      logAuthEvent(request.log, config.logHashKey, { outcome, reason, clientId, email: username, ip });
       metrics.countSignIn(outcome, reason);
       noteForLog(request, { outcome: reason ? `${outcome}:${reason}` : outcome });
     };

@@ -34,6 +34,8 @@ export interface StartOptions {
   retrySchedule?: ProviderAppOptions['retrySchedule'];
   /** The app's logger (observability/logging.ts providerLoggerOptions with a stream); off unless given. */
   logger?: ProviderAppOptions['logger'];
+  /** Called with the app before it listens, e.g. to add a test's hook (the fuzz test's recordQueryReads). */
+  beforeListen?: (app: FastifyInstance) => void;
 }
 
 /**
@@ -63,6 +65,7 @@ export async function startProvider(
     retrySchedule: options.retrySchedule,
     logger: options.logger,
   });
+  options.beforeListen?.(app);
   await app.listen({ port, host: '127.0.0.1' });
   return {
     baseUrl,

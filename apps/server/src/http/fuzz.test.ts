@@ -7,6 +7,7 @@ import {
   fieldsNamedIn,
   GENERIC_FIELDS,
   planRoute,
+  recordQueryReads,
   routesOf,
   runFuzz,
 } from '@concierge/test-support';
@@ -22,11 +23,14 @@ const WEBHOOK_KEY = 'fuzz-webhook-key-0123456789';
 const PORTAL = 'http://portal.test';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
+/** The query parameters each route's handler read (issue 26: `namespaces`, which no sample named). */
+let queryReadsOf: (route: FuzzRoute) => string[];
 beforeAll(async () => {
   server = await startTestServer(
     { ADMIN_API_TOKEN: ADMIN_TOKEN, WEBHOOK_API_KEY: WEBHOOK_KEY, PORTAL_URL: PORTAL },
     { provider: true },
   );
+  queryReadsOf = recordQueryReads(server.app);
   await server.app.ready();
 }, 120_000);
 afterAll(() => server?.close());
@@ -94,8 +98,20 @@ function readFieldsFor(route: FuzzRoute): readonly string[] | undefined {
     : undefined;
 }
 
-/** The fields a route names when it refuses an empty request. */
+/**
+ * The fields a route names when it refuses an empty request, and the query parameters its handler
+ * reads of a plausible one.
+ */
 async function discoverFields(route: FuzzRoute): Promise<string[]> {
+  await server.app.inject({
+    method: route.method as 'GET',
+    url: `${route.url.replace(/:(\w+)/g, 'fuzz')}?subdomain=demo`,
+    headers: headersFor(route),
+  });
+  return [...new Set([...(await fieldsOfRefusal(route)), ...queryReadsOf(route)])];
+}
+
+async function fieldsOfRefusal(route: FuzzRoute): Promise<string[]> {
   const hasBody = route.method !== 'GET' && route.method !== 'HEAD' && route.method !== 'OPTIONS';
   const answer = await server.app.inject({
     method: route.method as 'GET',
@@ -142,6 +158,13 @@ describe('the server under fuzzing', () => {
         'GET /api/designs/:subdomain',
       ]),
     );
+  });
+
+  it('learns the query parameters each route reads, so that /messages gets its `namespaces` repeated', async () => {
+    const route = { method: 'GET', url: '/messages/:language' };
+    expect(await discoverFields(route)).toContain('namespaces');
+    const urls = planRoute(route, { fieldsFor: () => queryReadsOf(route) }).map((request) => request.url);
+    expect(urls.some((url) => /[?&]namespaces=[^&]*&namespaces=/.test(url))).toBe(true);
   });
 
   it('answers no request with a 5xx, and refuses every one carrying unsafe text', async () => {

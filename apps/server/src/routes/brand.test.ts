@@ -51,12 +51,15 @@ describe('brand assets', () => {
     expect(response.body).toContain('Partnerlogo');
   });
 
-  it('takes the tenant from the host when there is no subdomain parameter', async () => {
-    const response = await server.app.inject({
-      url: '/logo/brand.jpg',
-      headers: { host: 'r5.login.example.ch' },
-    });
-    expect(response.body).toContain('R5 Immobilien');
+  it("takes the tenant from the host under the portal's own (PORTAL_URL) when there is no subdomain parameter", async () => {
+    const logoFor = async (host: string) =>
+      (await server.app.inject({ url: '/logo/brand.jpg', headers: { host } })).body;
+    expect(await logoFor('r5.portal.test')).toContain('R5 Immobilien');
+    expect(await logoFor('r5.portal.test:8080')).toContain('R5 Immobilien');
+    // Issue 26: any other Host header selects nothing.
+    for (const host of ['r5.evil.example', 'r5', 'r5.portal.test.evil.example', 'r5.x.y.portal.test']) {
+      expect(await logoFor(host), host).toContain('Demo Immobilien AG');
+    }
   });
 
   it('falls back to the default brand for unknown and hostile subdomains', async () => {
@@ -100,11 +103,15 @@ describe('branded pages', () => {
     expect(html).toContain('"portalUrl":"http://localhost:8082"');
   });
 
-  it('takes the environment from the host prefix when the tenant does not say', async () => {
-    const state = (
-      await server.app.inject({ url: '/page-state.json', headers: { host: 'test.login.example.ch' } })
-    ).json();
+  it("takes the environment from the prefix of the portal's own host when the tenant does not say", async () => {
+    const stateFor = async (host: string) =>
+      (await server.app.inject({ url: '/page-state.json', headers: { host } })).json();
+    const state = await stateFor('test.portal.test');
     expect(state.config.env).toBe('test');
     expect(state.tenant.subdomain).toBe('demo');
+    // Issue 26: only the portal's host names an environment; elsewhere the configured one (dev).
+    expect((await stateFor('test.evil.example')).config.env).toBe('dev');
+    const r5 = await stateFor('r5.evil.example');
+    expect(r5.tenant).toMatchObject({ subdomain: 'demo', isRequested: false });
   });
 });

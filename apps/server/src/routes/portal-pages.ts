@@ -22,7 +22,13 @@ export async function renderPortalPage(
   const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
   const redirect = build.bundle.pageRedirect(path, queryStart === -1 ? '' : request.url.slice(queryStart));
   if (redirect) return reply.redirect(redirect, 302);
-  const state = await pageStateWithTenant(request, context);
+  const decision = await pageStateWithTenant(request, context);
+  if (decision.refusedRequestId !== undefined) {
+    // Another tenant's request id (issue 26): the same page without it, which gets its own.
+    noteForLog(request, { outcome: 'request_id_of_another_tenant' });
+    return reply.redirect(withoutRequestId(context, path, request.url.slice(path.length)), 302);
+  }
+  const { state } = decision;
   // Also a tenant recovered from the request id, which the query does not name.
   if (state.tenant.isRequested) noteForLog(request, { tenant: state.tenant.subdomain });
   const template = pageTemplateFor(request.url, state);
@@ -42,6 +48,18 @@ export async function renderPortalPage(
     .header('cache-control', NO_STORE_PAGES.has(path) ? 'no-store' : 'no-cache')
     .header('vary', 'Accept-Language');
   return sendCompressed(request, reply, page.html);
+}
+
+/**
+ * The page's own route (its path as the bundle lists it, so never `//host/…`) with the query less
+ * its request id.
+ */
+function withoutRequestId({ build }: PageStateContext, path: string, search: string): string {
+  const normalised = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  const route = build.bundle.routes.find((candidate) => candidate.path === normalised)?.path ?? '/login';
+  const query = new URLSearchParams(search);
+  query.delete('requestId');
+  return query.size > 0 ? `${route}?${query}` : route;
 }
 
 /** One page as the portal renders it, in its document. */
@@ -80,11 +98,15 @@ export async function portalPageRoutes(app: FastifyInstance, context: PageStateC
     app.get(path, (request, reply) => renderPortalPage(context, request, reply));
   }
   // Texts of other pages, for navigation inside the browser: /messages/de?namespaces=register,terms
-  app.get<{ Params: { language: string }; Querystring: { namespaces?: string } }>(
+  // (`namespaces` repeated is read as one list: a query value may always come as several).
+  app.get<{ Params: { language: string }; Querystring: { namespaces?: unknown } }>(
     '/messages/:language',
     async (request, reply) => {
       const { language } = request.params;
-      const names = (request.query.namespaces ?? '').split(',').filter(Boolean);
+      const { namespaces } = request.query;
+      const names = (Array.isArray(namespaces) ? namespaces : [namespaces])
+        .flatMap((value) => (typeof value === 'string' ? value.split(',') : []))
+        .filter(Boolean);
       const parts =
         isLanguage(language) && names.length > 0 && names.length <= 10
           ? context.build.bundle.messageParts(language, names)

@@ -55,29 +55,50 @@ export function pageStateFor(
 }
 
 /**
+ * The state a page is rendered with, or `refusedRequestId` when the address's request id is not the
+ * page's tenant's (issue 26): the page is then loaded again without it (routes/portal-pages.ts).
+ */
+export type PageStateDecision =
+  | { state: PortalPageState; refusedRequestId?: undefined }
+  | { state?: undefined; refusedRequestId: string };
+
+/**
  * The state a page is rendered with. The page's tenant, also after a failed sign-in: cidaas sends
  * the visitor back with the request id but without `subdomain`, so a request id seen before with a
  * tenant brings that tenant back; one seen now with a tenant is remembered for then, once the
  * provider has confirmed it. Pages that work with a sign-in request get it checked
- * (page-sign-in-request.ts).
+ * (page-sign-in-request.ts), and shown only under a tenant whose client it can belong to
+ * (TenantRegistry.isRequestOf): a page that names no tenant takes the one its client info names;
+ * one that names another tenant does not get it.
  */
 export async function pageStateWithTenant(
   request: FastifyRequest,
   context: PageStateContext,
-): Promise<PortalPageState> {
+): Promise<PageStateDecision> {
   const { requestId, error } = request.query as Record<string, unknown>;
   const first = pageStateFor(request, context);
   const recovered = first.tenant.isRequested ? undefined : await context.signInRequests.tenantOf(requestId);
-  const state = recovered ? pageStateFor(request, context, recovered) : first;
+  let state = recovered ? pageStateFor(request, context, recovered) : first;
   const pathname = request.url.split('?', 1)[0]!;
-  if (!context.build.bundle.needsSignInRequest(pathname)) return state;
+  if (!context.build.bundle.needsSignInRequest(pathname)) return { state };
   const [signInRequest, tenantInfo] = await Promise.all([
     context.pageSignInRequests.forPage(requestId, error !== undefined),
     context.pageSignInRequests.tenantInfo(),
   ]);
+  if (signInRequest) {
+    const { registry } = context;
+    const named = registry.tenantsNamedBy(signInRequest.clientInfo);
+    if (!state.tenant.isRequested && named.length === 1) {
+      state = pageStateFor(request, context, named[0]!.subdomain);
+    }
+    const entry = registry.bySubdomain(state.tenant.subdomain)!;
+    if (!registry.isRequestOf(entry, signInRequest.clientInfo)) {
+      return { refusedRequestId: signInRequest.requestId };
+    }
+  }
   // Only a request id the provider confirmed is written down (tenants/sign-in-requests.ts).
   if (signInRequest && state.tenant.isRequested) {
     await context.signInRequests.remember(signInRequest, state.tenant.subdomain);
   }
-  return { ...state, signInRequest, tenantInfo };
+  return { state: { ...state, signInRequest, tenantInfo } };
 }

@@ -2,7 +2,7 @@ import { access, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { type RegistryFile, registryFileSchema } from './registry-file';
-import { TenantRegistry } from './tenant-registry';
+import { TenantRegistry, type TenantRegistryOptions } from './tenant-registry';
 
 /** A registry file that cannot be used; the message names the tenant and the field. */
 export class RegistryError extends Error {
@@ -13,7 +13,10 @@ export class RegistryError extends Error {
  * Reads and validates the tenant registry at start-up. Any problem stops the server with a message
  * that names the file, the tenant and the field, so a bad deployment never serves a half-branded portal.
  */
-export async function loadTenantRegistry(file: string): Promise<TenantRegistry> {
+export async function loadTenantRegistry(
+  file: string,
+  options: TenantRegistryOptions = {},
+): Promise<TenantRegistry> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -31,7 +34,7 @@ export async function loadTenantRegistry(file: string): Promise<TenantRegistry> 
   const registry = parsed.data;
   const problems = [...crossChecks(registry), ...(await missingAssets(registry, dirname(file)))];
   if (problems.length > 0) throw new RegistryError(`Tenant registry ${file}:\n  ${problems.join('\n  ')}`);
-  return new TenantRegistry(registry, dirname(file));
+  return new TenantRegistry(registry, dirname(file), options);
 }
 
 function describe(json: unknown, error: z.ZodError): string {

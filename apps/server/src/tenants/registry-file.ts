@@ -23,6 +23,13 @@ const tenantSchema = z.strictObject({
   /** The customer's portal host: "to login" and the fresh-request-id redirect go to `${portalUrl}/login`. */
   portalUrl: httpUrl,
   clientId: z.string().min(1).max(200),
+  /**
+   * The client's name at the provider (`client_name` of its client info). Set: a request id whose
+   * client info names another client is never shown under this tenant. Unset: the displayName and
+   * the client id stand for it, only to tell this tenant's requests apart from another's
+   * (docs/tenants.md).
+   */
+  clientName: z.string().trim().min(1).max(200).optional(),
   /** The client's redirect URI for a fresh request id (authz/generate); default `${portalUrl}/callback`. */
   loginRedirectUri: httpUrl.optional(),
   brand: z.strictObject({

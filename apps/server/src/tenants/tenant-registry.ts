@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import {
   type BrandDesign,
+  type ClientInfo,
   type Environment,
   environmentFromHost,
+  isRequestOfClient,
   isSubdomain,
   type PortalTenant,
 } from '@concierge/contracts';
@@ -13,22 +15,43 @@ import type { RegistryFile, TenantEntry } from './registry-file';
 export interface TenantLookup {
   /** The `subdomain` query parameter as it came: anything, trusted for nothing. */
   subdomain?: unknown;
-  /** The request's Host header, for tenants served on their own host name. */
+  /**
+   * The request's host name, for tenants served on their own host name: counts only when it is the
+   * portal's own host or a name under it (TenantRegistryOptions.portalUrl).
+   */
   host?: string;
   /** The environment when neither the tenant nor the host names one. */
   fallbackEnvironment: Environment;
 }
 
+export interface TenantRegistryOptions {
+  /**
+   * The portal's public origin (PORTAL_URL). A request's host selects a tenant or an environment
+   * (spec §1) only when it is this origin's host or one or two labels under it, with its own
+   * `dev.`/`test.`/`prod.` label left off: for `https://login.example.ch`, `r5.login.example.ch` and
+   * `test.login.example.ch`. Without it no host selects anything.
+   */
+  portalUrl?: string;
+}
+
+const ENVIRONMENT_LABEL = /^(dev|test|prod)\./;
+
 /** The validated registry: lookups, brand designs and the files behind a brand. */
 export class TenantRegistry {
   readonly #entries: Map<string, TenantEntry>;
   readonly #designs = new Map<string, BrandDesign>();
+  /** The portal's host without its environment label; undefined: hosts select nothing. */
+  readonly #portalDomain: string | undefined;
 
   constructor(
     private readonly file: RegistryFile,
     private readonly folder: string,
+    options: TenantRegistryOptions = {},
   ) {
     this.#entries = new Map(file.tenants.map((tenant) => [tenant.subdomain, tenant]));
+    this.#portalDomain = options.portalUrl
+      ? new URL(options.portalUrl).hostname.toLowerCase().replace(ENVIRONMENT_LABEL, '')
+      : undefined;
   }
 
   get tenants(): TenantEntry[] {
@@ -54,12 +77,13 @@ export class TenantRegistry {
 
   /**
    * spec §1: the tenant from the `subdomain` parameter, else from the host's first label, else the
-   * environment's default (environment from the host prefix, else the configured default).
+   * environment's default (environment from the host prefix, else the configured default). Only the
+   * portal's own host names count (hostPrefix): any other Host header selects nothing.
    */
   resolve(lookup: TenantLookup): PortalTenant {
-    const requested = this.bySubdomain(lookup.subdomain) ?? this.bySubdomain(lookup.host?.split('.', 1)[0]);
-    const environment =
-      requested?.environment ?? environmentFromHost(lookup.host) ?? lookup.fallbackEnvironment;
+    const prefix = this.hostPrefix(lookup.host);
+    const requested = this.bySubdomain(lookup.subdomain) ?? this.bySubdomain(prefix?.split('.', 1)[0]);
+    const environment = requested?.environment ?? environmentFromHost(prefix) ?? lookup.fallbackEnvironment;
     const entry = requested ?? this.defaultFor(environment);
     return {
       subdomain: entry.subdomain,
@@ -68,11 +92,55 @@ export class TenantRegistry {
       displayName: entry.displayName,
       portalUrl: entry.portalUrl,
       clientId: entry.clientId,
+      ...(entry.clientName ? { clientName: entry.clientName } : {}),
       loginRedirectUri: loginRedirectUriOf(entry),
       design: this.design(entry),
       flags: entry.flags,
       ...(entry.contact ? { contact: entry.contact } : {}),
     };
+  }
+
+  /**
+   * The labels of a request's host before the portal's domain (`r5` of `r5.login.example.ch`, `''`
+   * for the portal's host itself), or undefined for any other host, and for more than two labels.
+   */
+  hostPrefix(host: string | undefined): string | undefined {
+    const domain = this.#portalDomain;
+    if (!host || !domain) return undefined;
+    const name = host.toLowerCase().replace(/:\d+$/, '');
+    if (name === domain) return '';
+    if (!name.endsWith(`.${domain}`)) return undefined;
+    const prefix = name.slice(0, -(domain.length + 1));
+    return prefix.split('.').length <= 2 ? prefix : undefined;
+  }
+
+  /**
+   * The tenants a sign-in request's client info names: by the client id when the answer carries one;
+   * else by the client's name, a tenant's `clientName`, or its displayName or client id when it has
+   * none (the embedded provider names a client by the tenant's displayName).
+   */
+  tenantsNamedBy(info: ClientInfo): TenantEntry[] {
+    const { client_id: clientId, client_name: name } = info;
+    if (clientId !== undefined) return this.file.tenants.filter((tenant) => tenant.clientId === clientId);
+    if (name === undefined) return [];
+    return this.file.tenants.filter((tenant) =>
+      tenant.clientName !== undefined
+        ? tenant.clientName === name
+        : tenant.displayName === name || tenant.clientId === name,
+    );
+  }
+
+  /**
+   * Issue 26: whether a sign-in request may be shown under this tenant. Its own client's id or name
+   * decides where the answer or the registry has one (isRequestOfClient); otherwise it is refused only
+   * when its client's name is another tenant's and not this one's — cidaas names a client by the name
+   * an operator gave it, which the registry cannot know without `clientName` (docs/decisions.md).
+   */
+  isRequestOf(entry: TenantEntry, info: ClientInfo): boolean {
+    const certain = isRequestOfClient(info, entry);
+    if (certain !== undefined) return certain;
+    const named = this.tenantsNamedBy(info);
+    return named.length === 0 || named.includes(entry);
   }
 
   design(entry: TenantEntry): BrandDesign {

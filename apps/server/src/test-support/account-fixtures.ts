@@ -51,7 +51,7 @@ export function postPortalCall(
 
 export function register(
   app: FastifyInstance,
-  input: { email: string; code: string; password?: string; clientid?: string; invite_id?: string },
+  input: { email: string; code: string; password?: string; clientid?: string; invite_id?: string | null },
   options: { headers?: Record<string, string>; remoteAddress?: string } = {},
 ) {
   return postPortalCall(
@@ -62,7 +62,7 @@ export function register(
       password: input.password ?? STRONG_PASSWORD,
       registrationcode: input.code,
       clientid: input.clientid ?? DEMO_CLIENT_ID,
-      ...(input.invite_id ? { invite_id: input.invite_id } : {}),
+      ...(input.invite_id !== undefined ? { invite_id: input.invite_id } : {}),
     },
     options,
   );

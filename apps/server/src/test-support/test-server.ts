@@ -60,7 +60,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const database = options.db
     ? { db: options.db, close: async () => undefined }
     : await openTestDatabase<ServerTables>(SERVER_SCHEMA, migrations);
-  const registry = await loadTenantRegistry(config.tenantsFile);
+  const registry = await loadTenantRegistry(config.tenantsFile, { portalUrl: config.portalUrl });
   const app: FastifyInstance = await buildServer(config, {
     db: database.db,
     portal: await loadPortalBuild(config.portalDistDir),

@@ -1,4 +1,4 @@
-import type { ClientInfo } from '@concierge/contracts';
+import { type ClientInfo, isRequestOfClient } from '@concierge/contracts';
 import { useEffect, useRef } from 'react';
 import { fetchClientInfo, generateRequestId } from '../../api/provider';
 import { useRuntimeConfig } from '../../config/runtime-config';
@@ -38,7 +38,8 @@ export function useSettleRequest(needsSignInRequest: boolean): void {
       const candidate = state.requestId || rememberedRequestId(tenant.subdomain);
       const info = candidate ? await clientInfoOnce(cidaasBaseUrl, candidate) : null;
       if (!isCurrent) return;
-      if (info) {
+      // Another tenant's client's request is not this page's (issue 26; the server checks more).
+      if (info && isRequestOfClient(info, tenant) !== false) {
         rememberRequestId(tenant.subdomain, candidate);
         dispatch({ type: 'checked', requestId: candidate, clientInfo: info });
         return;

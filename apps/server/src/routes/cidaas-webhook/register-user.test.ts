@@ -330,20 +330,23 @@ describe('POST /api/cidaas-webhook/register-user', () => {
       await expectNothingChanged(otherCode, email);
     });
 
-    it("keeps an invitation's code for the invited e-mail when invite_id is left out", async () => {
+    it("keeps an invitation's code for the invited e-mail when invite_id is left out or null", async () => {
       const email = uniqueEmail();
       const invitation = await invite(email);
       const stranger = uniqueEmail();
-      const response = await register(
-        server.app,
-        { email: stranger, code: invitation.code },
-        { remoteAddress: nextIp() },
-      );
-      expect(response.json()).toMatchObject({ status: 400, error: { code: 'invitation_mismatch' } });
+      // Issue 26: `null` is "no invitation", as leaving it out is, not a missing field.
+      for (const inviteId of [undefined, null]) {
+        const response = await register(
+          server.app,
+          { email: stranger, code: invitation.code, invite_id: inviteId },
+          { remoteAddress: nextIp() },
+        );
+        expect(response.json()).toMatchObject({ status: 400, error: { code: 'invitation_mismatch' } });
+      }
       await expectNothingChanged(invitation.code, stranger);
       const invited = await register(
         server.app,
-        { email, code: invitation.code },
+        { email, code: invitation.code, invite_id: null },
         { remoteAddress: nextIp() },
       );
       expect(invited.statusCode).toBe(200);
