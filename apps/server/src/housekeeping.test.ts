@@ -100,6 +100,21 @@ async function seed() {
       lock_attempt_unknown: false,
     })
     .execute();
+  // Accounts with nothing left: cleared long ago (gone), cleared lately (a late event may still come).
+  const cleared = (email: string, since: Date) => ({
+    email,
+    sub: null,
+    counted_since: since,
+    lock_state: 'none' as const,
+    lock_requested_at: null,
+    locked_at: null,
+    lock_is_ours: false,
+    lock_attempt_unknown: false,
+  });
+  await database.db
+    .insertInto('account_protection')
+    .values([cleared('cleared-old@example.ch', daysAgo(31)), cleared('cleared-new@example.ch', daysAgo(29))])
+    .execute();
   await database.db
     .insertInto('account_failures')
     .values(
@@ -114,7 +129,7 @@ async function seed() {
 }
 
 async function remaining() {
-  const [limits, events, resets, requests, mails, activations, failures] = await Promise.all([
+  const [limits, events, resets, requests, mails, activations, failures, accounts] = await Promise.all([
     database.db.selectFrom('rate_limits').select('key').where('key', 'like', 'housekeeping:%').execute(),
     database.db.selectFrom('processed_webhook_events').select('id').execute(),
     database.db.selectFrom('password_reset_requests').select('rprq_hash').execute(),
@@ -122,6 +137,7 @@ async function remaining() {
     database.db.selectFrom('mail_outbox').select('id').orderBy('id').execute(),
     database.db.selectFrom('activations').select('id').orderBy('id').execute(),
     database.db.selectFrom('account_failures').select('event_key').orderBy('event_key').execute(),
+    database.db.selectFrom('account_protection').select('email').orderBy('email').execute(),
   ]);
   return {
     limits: limits.map((row) => row.key),
@@ -131,6 +147,7 @@ async function remaining() {
     mails: mails.map((row) => row.id.slice(-1)),
     activations: activations.map((row) => row.id.slice(-1)),
     failures: failures.map((row) => row.event_key),
+    accounts: accounts.map((row) => row.email),
   };
 }
 
@@ -148,6 +165,7 @@ describe('housekeeping', () => {
       // expired a month ago, used, voided or not: gone.
       activations: ['d', 'e'],
       failures: ['failure-1', 'failure-2', 'failure-3'],
+      accounts: ['cleared-new@example.ch', 'tried@example.ch'],
     });
   });
 

@@ -71,15 +71,18 @@ export async function claimEventKey(trx: Kysely<ServerTables>, key: string): Pro
 /** How long an event key is remembered; the provider gives up retrying long before (~16 min). */
 export const PROCESSED_EVENT_RETENTION_DAYS = 30;
 
-/** Housekeeping: old event keys, and failures that no longer count (before their account's last clear). */
+/**
+ * Housekeeping: old event keys; failures that no longer count (before their account's last clear);
+ * and accounts left with nothing (no lock, no failure that counts) whose last clear is older than the
+ * event keys kept — a late event can no longer arrive for them, so a new row from the beginning is
+ * the same account. Each e-mail ever tried would otherwise keep its row for good.
+ */
 export async function pruneAccountProtection(
   db: Kysely<ServerTables>,
   olderThanDays = PROCESSED_EVENT_RETENTION_DAYS,
 ): Promise<void> {
-  await db
-    .deleteFrom('processed_webhook_events')
-    .where('received_at', '<', new Date(Date.now() - olderThanDays * 24 * 3600 * 1000))
-    .execute();
+  const horizon = new Date(Date.now() - olderThanDays * 24 * 3600 * 1000);
+  await db.deleteFrom('processed_webhook_events').where('received_at', '<', horizon).execute();
   await db
     .deleteFrom('account_failures')
     .where(({ exists, selectFrom }) =>
@@ -88,6 +91,20 @@ export async function pruneAccountProtection(
           .select('email')
           .whereRef('account_protection.email', '=', 'account_failures.email')
           .whereRef('account_failures.occurred_at', '<=', 'account_protection.counted_since'),
+      ),
+    )
+    .execute();
+  await db
+    .deleteFrom('account_protection')
+    .where('lock_state', '=', 'none')
+    .where('counted_since', '<', horizon)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('account_failures')
+            .select('event_key')
+            .whereRef('account_failures.email', '=', 'account_protection.email'),
+        ),
       ),
     )
     .execute();
