@@ -36,18 +36,18 @@ export type ResetUnlock =
  */
 export async function unlockAfterReset(deps: ProtectionDeps, reset: CompletedReset): Promise<ResetUnlock> {
   const { db, provider, log } = deps;
+  // The look-up needs no hold on the row (an e-mail's account does not change with its lock), so it
+  // is done before the transaction where the lock is known to need it; a sub on record came from the
+  // provider for this e-mail (lock-applier.ts) and saves it.
   const before = await db
     .selectFrom('account_protection')
     .select(['lock_state', 'sub'])
     .where('email', '=', reset.email)
     .executeTakeFirst();
-  const mayCallProvider = reset.isOwnReset || (before !== undefined && before.lock_state !== 'none');
-  // A sub on record came from the provider for this e-mail (lock-applier.ts): no look-up then.
-  const user = !mayCallProvider
-    ? undefined
-    : before?.sub
-      ? answer({ sub: before.sub })
-      : await provider.findUserByEmail(reset.email);
+  const lookUp = () =>
+    before?.sub ? Promise.resolve(answer({ sub: before.sub })) : provider.findUserByEmail(reset.email);
+  let user =
+    reset.isOwnReset || (before !== undefined && before.lock_state !== 'none') ? await lookUp() : undefined;
   if (user && user.kind !== 'answer') {
     log.warn({ outcome: describeResult(user) }, 'reset: the account could not be looked up');
     return 'retry';
@@ -66,7 +66,10 @@ export async function unlockAfterReset(deps: ProtectionDeps, reset: CompletedRes
       const isLifting = account.lock_state !== 'none' && !isLockNewer;
       let outcome: ResetUnlock = isLockNewer && account.lock_state !== 'none' ? 'still_locked' : 'unlocked';
       if ((reset.isOwnReset || isLifting) && !isLockNewer) {
-        if (!user?.data) {
+        // A lock asked for since the first look: the look-up now, the row held.
+        user ??= await lookUp();
+        if (user.kind !== 'answer') throw new UnlockFailed(describeResult(user));
+        if (!user.data) {
           outcome = 'no_account';
         } else {
           const unlocked = await provider.unlockAccount(user.data.sub, {
