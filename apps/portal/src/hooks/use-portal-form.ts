@@ -41,7 +41,7 @@ interface PortalFormOptions<F extends Fields> {
   /** Each field from useFormField, called in place (a hook). */
   fields: F;
   rules: FieldRules<ValuesOf<F>>;
-  /** spec §5: a field is checked when it loses focus (the login page checks on submit only). */
+  /** spec §5: a field is checked when it loses focus (every form of the portal). */
   validateOnBlur: boolean;
 }
 

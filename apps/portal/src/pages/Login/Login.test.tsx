@@ -157,6 +157,37 @@ describe('login page', () => {
     expect(fetchMock.mock.calls.some(([url]) => String(url).includes('userexistence'))).toBe(false);
   });
 
+  it('checks each field when it is left (spec §5), with the same messages, and never the e-mail format', async () => {
+    const fetchMock = stubFetch(provider);
+    await renderPage('/login?requestId=r');
+    const email = screen.getByLabelText(/Email address/);
+    const password = screen.getByLabelText(/^Password/);
+    await userEvent.click(email);
+    await userEvent.tab();
+    expect(await screen.findByText('Please enter your email address.')).toBeInTheDocument();
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByText('Please enter your password.')).not.toBeInTheDocument();
+    await userEvent.click(password);
+    // Left by a press elsewhere: checked once the press is over.
+    await userEvent.click(document.body);
+    expect(await screen.findByText('Please enter your password.')).toBeInTheDocument();
+    expect(password).toHaveAttribute('aria-invalid', 'true');
+    // A shown message goes as soon as the field is right; login asks for no particular format.
+    await userEvent.type(email, 'anna');
+    await waitFor(() =>
+      expect(screen.queryByText('Please enter your email address.')).not.toBeInTheDocument(),
+    );
+    await userEvent.click(email);
+    await userEvent.tab();
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(screen.queryByText('The email address format is invalid.')).not.toBeInTheDocument();
+    expect(email).not.toHaveAttribute('aria-invalid');
+    // What the form posts is unchanged.
+    expect(email).toHaveAttribute('name', 'username');
+    expect(password).toHaveAttribute('name', 'password');
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('userexistence'))).toBe(false);
+  });
+
   it('checks the user at the provider, then submits the form natively', async () => {
     const fetchMock = stubFetch(provider);
     await renderPage('/login?requestId=req-7');

@@ -33,14 +33,14 @@ export function useLogin() {
   const attemptedEmail = (searchParams.get('username') ?? '').trim();
   const formRef = useRef<HTMLFormElement>(null);
   // spec §2: `username` prefills the e-mail (the provider sends it back after a failed attempt).
-  // spec §5: login checks only that both fields are filled, on submit.
+  // spec §5: login checks only that both fields are filled; each on blur, both on submit.
   const form = usePortalForm({
     fields: { email: useFormField(attemptedEmail), password: useFormField('') },
     rules: {
       email: (values) => (values.email ? undefined : 'login.validation.emailRequired'),
       password: (values) => (values.password ? undefined : 'login.validation.passwordRequired'),
     },
-    validateOnBlur: false,
+    validateOnBlur: true,
   });
 
   async function signIn({ email }: { email: string }): Promise<SubmitOutcome> {

@@ -13,7 +13,7 @@ import { RESET_LINK_PARAMETERS, usePasswordSet } from './use-password-set';
 export default function PasswordSetPage() {
   const { t } = useTranslation();
   const isHydrated = useHydrated();
-  const { form, submit, missingParameter, email } = usePasswordSet();
+  const { form, submit, missingParameter, mayFindLinkInTab, email } = usePasswordSet();
   const newLinkLink = useLinkWithQuery('/password-reset-init', { omit: RESET_LINK_PARAMETERS });
   const requestNewLink = (
     <Anchor component={Link} to={newLinkLink}>
@@ -24,7 +24,7 @@ export default function PasswordSetPage() {
   let content: ReactNode;
   if (missingParameter) {
     // spec §2: an incomplete link names the missing parameter and shows no form.
-    content = (
+    const message = (
       <Stack gap="md">
         <ErrorMessage>
           {t('password_reset.reset.error.missing_url_query_param', { parameter: missingParameter })}
@@ -32,6 +32,10 @@ export default function PasswordSetPage() {
         {requestNewLink}
       </Stack>
     );
+    // A reload whose one-time ids only the tab still has: until the script has looked there, the
+    // message is for a browser without JavaScript only, rather than blaming the link for seconds on
+    // a slow phone (React leaves a <noscript>'s content alone when it hydrates).
+    content = mayFindLinkInTab ? <noscript>{message}</noscript> : message;
   } else if (submit.isSuccess) {
     // Shown while the browser follows the redirect.
     content = <SuccessMessage focusOnMount>{t('password_reset.success.text')}</SuccessMessage>;

@@ -1,11 +1,18 @@
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useSearchParams } from 'wouter';
 import { passwordSetErrorKey } from '../../api/error-keys';
 import { setNewPassword } from '../../api/portal-api';
+import {
+  forgetResetLink,
+  type ResetLinkIds,
+  rememberedResetLink,
+  rememberResetLink,
+} from '../../app/session-params';
 import { useTenant } from '../../config/tenant';
 import { assignLocation, currentLocation } from '../../hooks/browser-location';
 import { validateNewPassword, validatePasswordConfirmation } from '../../hooks/field-validators';
 import { useDropQueryParameters } from '../../hooks/use-drop-query-parameters';
+import { useHydrated } from '../../hooks/use-hydrated';
 import { linkWithQuery } from '../../hooks/use-link-with-query';
 import { useFormField, usePortalForm } from '../../hooks/use-portal-form';
 import { useSubmit } from '../../hooks/use-submit';
@@ -19,7 +26,7 @@ const REQUIRED_PARAMETERS = [
   { query: ['requestId'], name: 'requestId' },
   { query: ['rprq'], name: 'resetRequestId' },
   { query: ['exchangeId', 'exchangeid'], name: 'exchangeId' },
-] as const;
+] as const satisfies readonly { query: readonly string[]; name: keyof ResetLinkIds }[];
 
 type LinkParameter = (typeof REQUIRED_PARAMETERS)[number]['name'];
 
@@ -30,16 +37,30 @@ export function usePasswordSet() {
   const tenant = useTenant();
   const [, navigate] = useLocation();
   const [searchParams] = useSearchParams();
+  const isHydrated = useHydrated();
   const parameter = (...names: readonly string[]) =>
     names.map((name) => searchParams.get(name)?.trim() ?? '').find(Boolean) ?? '';
   // Read once: the one-time ids leave the address bar right away, the submit still needs them.
-  const [link] = useState(
+  const [fromAddress] = useState(
     () =>
       Object.fromEntries(REQUIRED_PARAMETERS.map(({ query, name }) => [name, parameter(...query)])) as Record<
         LinkParameter,
         string
       >,
   );
+  // An address with any of the one-time ids is a link (complete or not), and the tab keeps it; one
+  // without them is a reload (or a restored tab) of a link whose ids left the address, and the tab's
+  // copy stands in. That copy is read only once the page has hydrated: the server has none, and the
+  // first render in the browser has to match the server's HTML.
+  const [isLinkInAddress] = useState(() => RESET_LINK_PARAMETERS.some((name) => searchParams.has(name)));
+  const fromTab = useMemo(
+    () => (isHydrated && !isLinkInAddress ? rememberedResetLink(tenant.subdomain) : null),
+    [isHydrated, isLinkInAddress, tenant.subdomain],
+  );
+  const link = fromTab ?? fromAddress;
+  useEffect(() => {
+    if (isLinkInAddress) rememberResetLink(tenant.subdomain, fromAddress);
+  }, [isLinkInAddress, tenant.subdomain, fromAddress]);
   useDropQueryParameters(RESET_LINK_PARAMETERS);
   const missingParameter = REQUIRED_PARAMETERS.find(({ name }) => !link[name])?.name;
   const email = parameter('email');
@@ -65,7 +86,11 @@ export function usePasswordSet() {
         requestId: link.requestId,
         email: email || undefined,
       });
-      if (result.ok) followRedirect(result.data.redirect_uri);
+      if (result.ok) {
+        // Used: a reload from now on has no link to offer the form for.
+        forgetResetLink();
+        followRedirect(result.data.redirect_uri);
+      }
       return result;
     },
     passwordSetErrorKey,
@@ -89,5 +114,15 @@ export function usePasswordSet() {
     }
   }
 
-  return { form, submit, missingParameter, email };
+  return {
+    form,
+    submit,
+    missingParameter,
+    /**
+     * Before the page has hydrated, a missing parameter of an address without the one-time ids may
+     * still be in the tab's copy of the link: only a browser without JavaScript learns it is missing.
+     */
+    mayFindLinkInTab: !isHydrated && !isLinkInAddress,
+    email,
+  };
 }
