@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CidaasDouble, startCidaasDouble } from '../../test-support/cidaas-double/cidaas-double';
 import { TEST_ADMIN_CLIENT } from '../../test-support/embedded-provider';
+import { seedAccountProtection } from '../../test-support/protection-fixtures';
 import { startTestServer } from '../../test-support/test-server';
 import { readCounter } from './failed-login-counter';
 import { applyRequestedLocks } from './lock-applier';
@@ -202,5 +203,36 @@ describe('the lock', () => {
     }
     expect(double.user(named.email)?.userStatus).toBe('DECLINED');
     expect(double.user(victim.email)?.userStatus).toBe('VERIFIED');
+  });
+
+  it('looks an account up again by its e-mail when the sub on record is gone, to lock and to unlock', async () => {
+    const { email } = newUser();
+    await seedAccountProtection(db(), email, { failures: 0, sub: 'a-deleted-account' });
+    const failure = (ms: number) => ({
+      eventtype: 'LOGIN_FAILURE',
+      createTime: ago(ms).toISOString(),
+      client_id: CLIENTS.demo,
+      email,
+    });
+    for (const ms of [3000, 2000, 1000]) await deliver(failure(ms));
+    const instance = instances[0]!;
+    await applyRequestedLocks({ db: instance.db, provider: instance.provider, log: instance.app.log });
+    expect(double.user(email)?.userStatus).toBe('DECLINED');
+
+    const locked = newUser();
+    await seedAccountProtection(db(), locked.email, {
+      failures: 3,
+      lock: 'locked',
+      sub: 'another-deleted-account',
+    });
+    await instance.provider.lockAccount(locked.sub);
+    const reset = {
+      eventtype: 'PASSWORD_RESET',
+      createTime: new Date().toISOString(),
+      client_id: CLIENTS.demo,
+      email: locked.email,
+    };
+    expect(await deliver(reset)).toBe(200);
+    expect(double.user(locked.email)?.userStatus).toBe('VERIFIED');
   });
 });

@@ -92,6 +92,13 @@ export async function applyLock(deps: ProtectionDeps, email: string): Promise<Lo
       log.error({ outcome: describeResult(result) }, 'lock: the provider refused it; it stays asked for');
       return 'failed';
     }
+    if (result.data === 'no_user' && known?.sub) {
+      // The sub on record is gone (the account was deleted; the e-mail may have a new one): forget
+      // it, and the lock stays asked for, to be looked up by the e-mail on the next try.
+      await trx.updateTable('account_protection').set({ sub: null }).where('email', '=', email).execute();
+      log.warn('lock: the account on record is gone; it is looked up again by its e-mail');
+      return 'failed';
+    }
     if (result.data === 'no_user') {
       await locked(null, false);
       return 'no_account';

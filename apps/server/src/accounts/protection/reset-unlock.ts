@@ -72,9 +72,21 @@ export async function unlockAfterReset(deps: ProtectionDeps, reset: CompletedRes
         if (!user.data) {
           outcome = 'no_account';
         } else {
-          const unlocked = await provider.unlockAccount(user.data.sub, {
-            isOurLock: isLifting && (account.lock_is_ours || account.lock_attempt_unknown),
-          });
+          const lock = { isOurLock: isLifting && (account.lock_is_ours || account.lock_attempt_unknown) };
+          let sub = user.data.sub;
+          let unlocked = await provider.unlockAccount(sub, lock);
+          if (unlocked.kind === 'answer' && unlocked.data === 'no_user' && before?.sub) {
+            // The sub on record is gone (the account deleted, the e-mail perhaps registered anew).
+            const fresh = await provider.findUserByEmail(reset.email);
+            if (fresh.kind !== 'answer') throw new UnlockFailed(describeResult(fresh));
+            sub = fresh.data?.sub ?? sub;
+            if (fresh.data) unlocked = await provider.unlockAccount(sub, lock);
+            await trx
+              .updateTable('account_protection')
+              .set({ sub: fresh.data?.sub ?? null })
+              .where('email', '=', reset.email)
+              .execute();
+          }
           if (unlocked.kind !== 'answer') throw new UnlockFailed(describeResult(unlocked));
           if (unlocked.data === 'still_locked') outcome = 'still_locked';
           if (unlocked.data === 'no_user') outcome = 'no_account';
