@@ -22,6 +22,10 @@ async function acceptTerms(page: Page) {
   await expect(dialog.getByText('1. Gegenstand')).toBeVisible();
   await dialog.getByRole('button', { name: 'Akzeptieren' }).click();
   await expect(page.getByRole('checkbox')).toBeChecked();
+  // The dialog has gone, and with it whatever stood in for the page while its texts loaded: on a
+  // loaded run axe once found two banner landmarks right after the click (cause not found yet).
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('banner')).toHaveCount(1);
 }
 
 test.use({ locale: 'de-CH' });
