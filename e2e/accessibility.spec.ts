@@ -243,7 +243,7 @@ test.describe('every screen', () => {
   });
 });
 
-test('the page as the server sends it says "error" in its title while it shows one, in every language', async ({
+test('the page as the server sends it says "error" in its title while it shows one, and the tenant, in every language', async ({
   request,
 }) => {
   for (const [language, title, errorTitle] of [
@@ -254,11 +254,11 @@ test('the page as the server sends it says "error" in its title while it shows o
   ]) {
     const headers = { 'accept-language': language! };
     const plain = await (await request.get(portal('/login?subdomain=demo'), { headers })).text();
-    expect(plain).toContain(`<title>${title}</title>`);
+    expect(plain).toContain(`<title>${title} – Demo Immobilien AG</title>`);
     const failed = await (
       await request.get(portal('/login?subdomain=demo&error=invalid_username_password'), { headers })
     ).text();
-    expect(failed).toContain(`<title>${errorTitle}</title>`);
+    expect(failed).toContain(`<title>${errorTitle} – Demo Immobilien AG</title>`);
   }
 });
 

@@ -40,15 +40,6 @@ test.describe('without JavaScript', () => {
     await expect(page.locator('input[name="username"]')).toBeVisible();
   });
 
-  test("/register's buttons that need its script say they are not ready until it runs", async ({ page }) => {
-    await page.goto(`${urls.portal}/register?subdomain=demo&lang=de`);
-    await expect(page.getByLabel('Registrierungscode', { exact: false })).toBeVisible();
-    // The terms dialog and the registration itself are the page's script (the form alone would send
-    // the passwords in the address): before it runs, a tap must not look as if it did nothing.
-    await expect(page.getByRole('button', { name: 'Nutzungsbedingungen lesen' })).toBeDisabled();
-    await expect(page.getByRole('button', { name: 'Registrieren' })).toBeDisabled();
-  });
-
   test('/password-reset-init shows its form from the first frame', async ({ page }) => {
     await page.goto(`${urls.portal}/password-reset-init?subdomain=demo`);
     await expect(page.getByRole('textbox', { name: /E-Mail-Adresse|Email address/ })).toBeVisible();

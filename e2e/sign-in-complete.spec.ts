@@ -57,7 +57,7 @@ test('a user without the roles a client requires is told so', async ({ page }) =
   await submitLogin(page, user.email, user.password);
   await page.waitForURL((url) => url.searchParams.get('error') === 'access_denied');
   await expect(page.getByRole('alert')).toHaveText(
-    'No access to this application has been set up for you yet. Please contact your property manager.',
+    'No access to this portal has been set up for you yet. Please contact your property manager.',
   );
 });
 

@@ -4,7 +4,6 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { Root } from './app/Root';
 import { matchPageRoute } from './app/routes';
-import { noteTypedInput } from './app/typed-before-hydration';
 import { PAGE_STATE_ELEMENT_ID, type PageState } from './page-state';
 
 function app(state: PageState, themeStylesInHead: boolean): ReactNode {
@@ -25,7 +24,6 @@ async function boot() {
   await matchPageRoute(window.location.pathname).page.preload();
   const inlined = document.getElementById(PAGE_STATE_ELEMENT_ID)?.textContent;
   if (inlined) {
-    noteTypedInput(container);
     // As a transition, hydration yields to the browser every few milliseconds instead of holding
     // the main thread for the whole page at once: on a slow phone a tap or a keystroke meanwhile is
     // answered at once (Lighthouse's total blocking time). The page is usable meanwhile anyway.

@@ -2,7 +2,7 @@ import type { Language, PortalPageRoute, RenderedPage } from '@concierge/contrac
 import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
 import { App } from './app/App';
-import { htmlShowsError } from './app/document-title';
+import { documentTitle, htmlShowsError } from './app/document-title';
 import { Root } from './app/Root';
 import { matchPageRoute, notFoundRoute, pageRoutes, pathnameOf } from './app/routes';
 import { themeStyles } from './brand/theme-styles';
@@ -74,8 +74,12 @@ export async function renderPage(url: string, state: PageState): Promise<Rendere
   );
   const { t } = createTranslator(state.language, state.messages);
   const pageTitle = t(route.titleKey);
-  // As in the browser (app/document-title.ts): while the page shows an error, the title says so.
-  const title = htmlShowsError(html) ? t('common.errorTitle', { title: pageTitle }) : pageTitle;
+  // As in the browser (app/document-title.ts): while the page shows an error, the title says so;
+  // the tenant's name follows.
+  const title = documentTitle(
+    htmlShowsError(html) ? t('common.errorTitle', { title: pageTitle }) : pageTitle,
+    state.tenant.displayName,
+  );
   return {
     html,
     title,

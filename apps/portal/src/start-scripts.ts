@@ -1,8 +1,8 @@
 /**
  * Starts the portal's scripts once the page has loaded: its stylesheets and the tenant's logo first.
  *
- * The page the server sends works without them (the forms post as they are, and what is typed before
- * hydration is kept: app/typed-before-hydration.ts). On a tenant's old phone on a slow connection,
+ * The page the server sends works without them (every form posts to the server as it is, and what
+ * is typed before hydration stays typed: the inputs are the browser's own, hooks/use-portal-form.ts). On a tenant's old phone on a slow connection,
  * scripts that load beside the page take bandwidth and CPU from its first screen, whatever their
  * priority: Lighthouse put the logo's paint at 2.1× that of the page without scripts. Started after
  * `load` and its next frame, they come after it (docs/decisions.md, "/login on a tenant's phone").

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DEFAULT_RESET_LINK_LIFETIME_MINUTES } from '@concierge/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
@@ -92,6 +93,12 @@ describe('loadConfig', () => {
       isDemoSeedEnabled: false,
       signIn: { isVerifiedEmailRequired: false, blockAfterFailures: 5 },
     });
+  });
+
+  it('gives reset links the same lifetime as the server says, unless RESET_LINK_LIFETIME_MINUTES sets another', () => {
+    expect(devConfig({}).resetLinkLifetimeMinutes).toBe(DEFAULT_RESET_LINK_LIFETIME_MINUTES);
+    expect(devConfig({ RESET_LINK_LIFETIME_MINUTES: '90' }).resetLinkLifetimeMinutes).toBe(90);
+    expect(() => devConfig({ RESET_LINK_LIFETIME_MINUTES: '0' })).toThrow(/RESET_LINK_LIFETIME_MINUTES/);
   });
 
   it('has login limits by default and reads them from the environment', () => {

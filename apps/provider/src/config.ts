@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
+  DEFAULT_RESET_LINK_LIFETIME_MINUTES,
   DEVELOPMENT_SWITCH,
   developmentSwitchOf,
   type PUBLIC_DEVELOPMENT_SECRETS,
@@ -139,6 +140,16 @@ const envSchema = z.object({
     .default('X-API-Key'),
   PROVIDER_REQUIRE_VERIFIED_EMAIL: booleanFlag.default(true),
   PROVIDER_BLOCK_AFTER_FAILURES: z.coerce.number().int().min(0).max(1000).default(0),
+  /**
+   * How long a reset link works, in minutes: cidaas's setting, imitated. The server reads the same
+   * variable with the same default, for what its pages say, so the two agree wherever both run.
+   */
+  RESET_LINK_LIFETIME_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(DEFAULT_RESET_LINK_LIFETIME_MINUTES),
   PROVIDER_LOGIN_LIMIT_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(100),
   PROVIDER_LOGIN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   PROVIDER_LOGIN_LIMIT_PER_REQUEST: z.coerce.number().int().min(0).max(1000).default(10),
@@ -179,6 +190,8 @@ export interface ProviderConfig {
      */
     blockAfterFailures: number;
   };
+  /** How long an e-mailed reset link works, in minutes (RESET_LINK_LIFETIME_MINUTES). */
+  resetLinkLifetimeMinutes: number;
   /**
    * Limits on the password check of POST /login-srv/login (users/login-limits.ts), as cidaas has. An
    * attempt beyond a limit is answered invalid_username_password without checking the password and
@@ -276,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ProviderConfig
       isVerifiedEmailRequired: vars.PROVIDER_REQUIRE_VERIFIED_EMAIL,
       blockAfterFailures: vars.PROVIDER_BLOCK_AFTER_FAILURES,
     },
+    resetLinkLifetimeMinutes: vars.RESET_LINK_LIFETIME_MINUTES,
     loginLimits: {
       perIp: vars.PROVIDER_LOGIN_LIMIT_PER_IP,
       windowSeconds: vars.PROVIDER_LOGIN_LIMIT_WINDOW_SECONDS,

@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('runtime configuration', () => {
-  it('answers /config.json with env, provider, REST API and client id', async () => {
+  it('answers /config.json with env, provider, REST API, client id and the link lifetimes', async () => {
     const response = await server.app.inject({ url: '/config.json' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
@@ -21,6 +21,8 @@ describe('runtime configuration', () => {
       cidaasBaseUrl: 'http://provider.test',
       restApiBaseUrl: 'http://portal.test',
       propertyPortalClientId: 'property-portal-demo',
+      activationLinkLifetimeMinutes: server.config.activationLinkTtlHours * 60,
+      resetLinkLifetimeMinutes: 30,
     });
   });
 });
@@ -35,7 +37,7 @@ describe('server-rendered pages', () => {
     expect(response.headers['content-type']).toContain('text/html');
     const html = response.body;
     expect(html).toContain('<html lang="fr"');
-    expect(html).toContain('<title>Connexion</title>');
+    expect(html).toContain('<title>Connexion – Demo Immobilien AG</title>');
     // No provider answers here, so the request is not checked: sent without JavaScript, the form
     // comes back to the portal for a fresh request rather than to the provider without one.
     expect(html).toMatch(/<form[^>]+action="\/login\?requestId=abc&amp;subdomain=demo"/);
@@ -82,13 +84,35 @@ describe('server-rendered pages', () => {
     expect(empty.body).toContain('<html lang="fr"');
   });
 
+  it.each([
+    ['fr-CH', 'fr'],
+    ['FR', 'fr'],
+    ['it_CH', 'it'],
+    ['EN-gb', 'en'],
+  ])('reads lang=%s as a language tag, in any case', async (lang, language) => {
+    const response = await server.app.inject({
+      url: `/login?subdomain=demo&lang=${lang}`,
+      headers: { 'accept-language': 'de-CH' },
+    });
+    expect(response.body).toContain(`<html lang="${language}"`);
+    expect(response.body).toContain(`"language":"${language}"`);
+  });
+
+  it('takes the browser’s language for a lang the portal does not speak', async () => {
+    const response = await server.app.inject({
+      url: '/login?subdomain=demo&lang=es-CH',
+      headers: { 'accept-language': 'fr-CH' },
+    });
+    expect(response.body).toContain('<html lang="fr"');
+  });
+
   it('falls back to German for languages the portal does not speak', async () => {
     const response = await server.app.inject({
       url: '/login',
       headers: { 'accept-language': 'es-ES,pt;q=0.8' },
     });
     expect(response.body).toContain('<html lang="de"');
-    expect(response.body).toContain('<title>Anmelden</title>');
+    expect(response.body).toContain('<title>Anmelden – Demo Immobilien AG</title>');
   });
 
   it('shows a translated error from the allow-list and never the error_description', async () => {
@@ -164,11 +188,16 @@ describe('server-rendered pages', () => {
     '/password-reset-init?requestId=r',
     '/resend-account-activation-email',
   ])(
-    'renders %s with its submit disabled until the page is live, so no password can go out in a GET',
+    'renders %s as a form that posts to its own page with its token, ready before the script (issue 25)',
     async (url) => {
       const html = (await server.app.inject({ url })).body;
-      expect(html).toMatch(/<form[^>]* method="post"/);
-      expect(html).toMatch(/<button[^>]* type="submit" disabled=""/);
+      const form = /<form[^>]*>/.exec(html)?.[0] ?? '';
+      expect(form).toContain('method="post"');
+      // No action: the form goes to the page's own address, never to a GET with the password in it.
+      expect(form).not.toContain('action=');
+      expect(html).toMatch(/<input type="hidden" name="_csrf" value="[\w-]{20,}"/);
+      expect(html).toMatch(/<button[^>]* type="submit"/);
+      expect(html).not.toMatch(/<button[^>]* type="submit" disabled=""/);
     },
   );
 

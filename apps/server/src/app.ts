@@ -9,6 +9,7 @@ import type { ServerConfig } from './config';
 import type { ServerTables } from './db/schema';
 import { installDrain } from './http/drain';
 import { installErrorHandler } from './http/errors';
+import { installFormTokens } from './http/form-tokens';
 import { installJsonNoStore } from './http/json-cache-control';
 import { answerFrameworkError, installSafeTextGuard } from './http/safe-text-guard';
 import { ASSETS_PREFIX, securityHeaders, securityHeadersOf } from './http/security-headers';
@@ -18,14 +19,16 @@ import { ServerMetrics } from './observability/metrics';
 import type { ProviderClient } from './provider-client/provider-client';
 import { ADMIN_API_PREFIX, adminRoutes } from './routes/admin';
 import { brandRoutes } from './routes/brand';
-import { activateUserAccountRoute } from './routes/cidaas-webhook/activate-user-account';
-import { passwordResetRoutes } from './routes/cidaas-webhook/password-reset';
+import { activateUserAccountCall } from './routes/cidaas-webhook/activate-user-account';
+import { passwordResetCalls } from './routes/cidaas-webhook/password-reset';
 import { providerEventRoutes } from './routes/cidaas-webhook/provider-events';
-import { registerUserRoute } from './routes/cidaas-webhook/register-user';
-import { resendActivationRoute } from './routes/cidaas-webhook/resend-activation';
+import { registerUserCall } from './routes/cidaas-webhook/register-user';
+import { resendActivationCall } from './routes/cidaas-webhook/resend-activation';
 import { failedLoginCounterRoute } from './routes/failed-login-counter';
 import { healthRoutes } from './routes/health';
 import { loginWithoutRequestRoute } from './routes/login-without-request';
+import { type PortalCalls, portalCallRoutes } from './routes/portal-calls';
+import { portalFormRoutes } from './routes/portal-forms';
 import { portalPageRoutes, renderPortalPage } from './routes/portal-pages';
 import { runtimeConfigRoute } from './routes/runtime-config';
 import { PageSignInRequests } from './ssr/page-sign-in-request';
@@ -100,6 +103,10 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
     unavailablePage: { wanted: wantsPage, render: (request) => renderUnavailablePage(request, pages) },
   });
   const drain = installDrain(app);
+  await installFormTokens(app, {
+    secrets: config.formSecrets,
+    isHttps: config.portalUrl.startsWith('https:'),
+  });
 
   await app.register(healthRoutes, { db: deps.db, drain });
   await app.register(runtimeConfigRoute, { runtime: config.runtime });
@@ -121,17 +128,17 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
     counterWatch,
     portalOrigin: config.portalUrl,
   });
-  await app.register(passwordResetRoutes, {
-    db: deps.db,
-    provider: deps.provider,
-    registry: deps.registry,
-    config,
-  });
-  // Registration, activation and resend (ARCHITECTURE "Registration", "Activation", "Resend activation").
+  // Registration, activation, resend and reset (ARCHITECTURE "Registration", "Activation", "Resend
+  // activation", "Password reset / unlock"): each a JSON call and a form without JavaScript.
   const accounts = { db: deps.db, provider: deps.provider, registry: deps.registry, config };
-  await app.register(registerUserRoute, { ...accounts, portalOrigin: config.portalUrl });
-  await app.register(activateUserAccountRoute, { ...accounts, portalOrigin: config.portalUrl });
-  await app.register(resendActivationRoute, { ...accounts, portalOrigin: config.portalUrl });
+  const calls: PortalCalls = {
+    'register-user': registerUserCall(accounts),
+    'activate-user-account': activateUserAccountCall(accounts),
+    'resend-account-activation-email': resendActivationCall(accounts),
+    ...passwordResetCalls(accounts),
+  };
+  await app.register(portalCallRoutes, { calls, portalOrigin: config.portalUrl });
+  await app.register(portalFormRoutes, { pages, calls });
   // Without a token (production without ADMIN_API_TOKEN) the admin API does not exist: 404.
   if (config.adminApiToken) {
     await app.register(adminRoutes, {

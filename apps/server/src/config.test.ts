@@ -12,6 +12,8 @@ const DEPLOYMENT = {
   MAIL_FROM: '"Example" <no-reply@example.ch>',
   PROVIDER_ADMIN_CLIENT_SECRET: 'p6Vq-2xTz9Lr4mWd',
   WEBHOOK_API_KEY: 'K8s!fJ3q-Zr7uYn2',
+  FORM_SECRET: 'w3Rt-8bQn!5yHs2k',
+  RESET_LINK_LIFETIME_MINUTES: '1440',
 } as const;
 
 describe('loadConfig', () => {
@@ -23,9 +25,27 @@ describe('loadConfig', () => {
       cidaasBaseUrl: 'http://localhost:8081',
       restApiBaseUrl: 'http://localhost:8080',
       propertyPortalClientId: 'property-portal-demo',
+      activationLinkLifetimeMinutes: 72 * 60,
+      resetLinkLifetimeMinutes: 30,
     });
     expect(config.adminApiToken).toBe('concierge-dev-admin-token');
     expect(config.mail.smtpUrl).toBe('smtp://localhost:1025');
+  });
+
+  it('gives the pages the link lifetimes the configuration sets (ACTIVATION_LINK_TTL_HOURS, RESET_LINK_LIFETIME_MINUTES)', () => {
+    const config = loadConfig({
+      CONCIERGE_DEV: 'true',
+      ACTIVATION_LINK_TTL_HOURS: '48',
+      RESET_LINK_LIFETIME_MINUTES: '60',
+    });
+    expect(config.activationLinkTtlHours).toBe(48);
+    expect(config.runtime).toMatchObject({
+      activationLinkLifetimeMinutes: 48 * 60,
+      resetLinkLifetimeMinutes: 60,
+    });
+    expect(() => loadConfig({ CONCIERGE_DEV: 'true', RESET_LINK_LIFETIME_MINUTES: '0' })).toThrow(
+      /RESET_LINK_LIFETIME_MINUTES/,
+    );
   });
 
   it('lists every variable a deployment requires in docs/operations.md', () => {
@@ -77,6 +97,7 @@ describe('loadConfig', () => {
       webhook: { apiKey: DEPLOYMENT.WEBHOOK_API_KEY, header: 'x-api-key' },
       mail: { smtpUrl: 'smtps://relay.example.ch', from: DEPLOYMENT.MAIL_FROM },
       adminApiToken: undefined,
+      runtime: { resetLinkLifetimeMinutes: 1440 },
     });
     expect(config.runtime.env).toBe('prod');
     const token = 'Qm7-vT2x!Lp9sRw4';

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import {
+  DEFAULT_RESET_LINK_LIFETIME_MINUTES,
   DEVELOPMENT_SWITCH,
   developmentSwitchOf,
   ENVIRONMENTS,
@@ -34,6 +35,14 @@ const envSchema = z.object({
   /** The key the provider's webhooks carry, and the header it comes in. */
   WEBHOOK_API_KEY: z.string().min(16, 'must be at least 16 characters'),
   WEBHOOK_API_KEY_HEADER: z.string().min(1).default('X-API-Key'),
+  /**
+   * Signs the cookie behind the forms' tokens (issue 25), shared by every instance. Several,
+   * separated by commas, during a rotation: the first signs, each is accepted.
+   */
+  FORM_SECRET: z
+    .string()
+    .transform((value) => value.split(',').map((secret) => secret.trim()))
+    .pipe(z.array(z.string().min(16, 'each must be at least 16 characters')).min(1)),
   SMTP_URL: z.url(),
   MAIL_FROM: z.string().min(3),
   /** How long an activation link stays valid. */
@@ -43,6 +52,18 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 30)
     .default(72),
+  /**
+   * How long a password-reset link lives, in minutes, as the provider is set up: cidaas's reset-link
+   * lifetime, which the operator sets there and copies here (docs/cidaas-setup.md, section 7). The
+   * server enforces nothing with it: the portal's pages say it (the e-mail is the provider's). A
+   * deployment must set it (only the operator knows cidaas's value); in development it is the
+   * embedded provider's, which reads the same variable and enforces it.
+   */
+  RESET_LINK_LIFETIME_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60),
   /** Bearer token of the operators' admin API (/api/admin); without it outside development that API is off. */
   ADMIN_API_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   PORTAL_DIST_DIR: z.string().default(fileURLToPath(new URL('../../portal/dist', import.meta.url))),
@@ -102,6 +123,8 @@ export interface ServerConfig {
   portalDistDir: string;
   providerAdmin: { clientId: string; clientSecret: string };
   webhook: { apiKey: string; header: string };
+  /** The forms' cookie signing secrets, the signing one first. */
+  formSecrets: string[];
   mail: { smtpUrl: string; from: string };
   activationLinkTtlHours: number;
   /** The operators' admin API token; undefined turns the admin API off (404). */
@@ -134,6 +157,8 @@ const DEVELOPMENT_DEFAULTS = {
   PROVIDER_ADMIN_CLIENT_SECRET: 'concierge-dev-admin-client-secret',
   WEBHOOK_API_KEY: 'concierge-dev-webhook-key',
   ADMIN_API_TOKEN: 'concierge-dev-admin-token',
+  FORM_SECRET: 'concierge-dev-form-secret',
+  RESET_LINK_LIFETIME_MINUTES: String(DEFAULT_RESET_LINK_LIFETIME_MINUTES),
 } as const;
 
 /** What a deployment (no CONCIERGE_DEV=true) must set; DATABASE_URL is read by main.ts. */
@@ -146,10 +171,17 @@ export const REQUIRED_OUTSIDE_DEVELOPMENT = [
   'MAIL_FROM',
   'PROVIDER_ADMIN_CLIENT_SECRET',
   'WEBHOOK_API_KEY',
+  'FORM_SECRET',
+  'RESET_LINK_LIFETIME_MINUTES',
 ] as const;
 
 /** Secrets: outside development each must be strong (secretWeakness); ADMIN_API_TOKEN only when set. */
-const SECRETS = ['PROVIDER_ADMIN_CLIENT_SECRET', 'WEBHOOK_API_KEY', 'ADMIN_API_TOKEN'] as const;
+const SECRETS = [
+  'PROVIDER_ADMIN_CLIENT_SECRET',
+  'WEBHOOK_API_KEY',
+  'ADMIN_API_TOKEN',
+  'FORM_SECRET',
+] as const;
 
 /**
  * Environment → typed configuration, in one place. Throws a message naming every missing, weak or
@@ -171,9 +203,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       }
     }
     for (const name of SECRETS) {
-      const value = given[name];
-      const weakness = value === undefined ? undefined : secretWeakness(value);
-      if (weakness) problems.push(`${name}: ${weakness}`);
+      // FORM_SECRET may hold two during a rotation: each must be strong.
+      for (const value of name === 'FORM_SECRET' ? (given[name]?.split(',') ?? []) : [given[name]]) {
+        const weakness = value === undefined ? undefined : secretWeakness(value.trim());
+        if (weakness) problems.push(`${name}: ${weakness}`);
+      }
     }
   }
   const parsed = envSchema.safeParse(isDevelopment ? { ...DEVELOPMENT_DEFAULTS, ...given } : given);
@@ -205,6 +239,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       cidaasBaseUrl: values.PROVIDER_URL,
       restApiBaseUrl: values.REST_API_BASE_URL ?? values.PORTAL_URL,
       propertyPortalClientId: values.PROPERTY_PORTAL_CLIENT_ID,
+      activationLinkLifetimeMinutes: values.ACTIVATION_LINK_TTL_HOURS * 60,
+      resetLinkLifetimeMinutes: values.RESET_LINK_LIFETIME_MINUTES,
     },
     portalDistDir: values.PORTAL_DIST_DIR,
     providerAdmin: {
@@ -215,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       apiKey: values.WEBHOOK_API_KEY,
       header: values.WEBHOOK_API_KEY_HEADER.toLowerCase(),
     },
+    formSecrets: values.FORM_SECRET,
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
     activationLinkTtlHours: values.ACTIVATION_LINK_TTL_HOURS,
     adminApiToken: values.ADMIN_API_TOKEN,

@@ -24,6 +24,7 @@ export const PUBLIC_DEVELOPMENT_SECRETS = [
   'concierge-dev-admin-token',
   'concierge-dev-webhook-key',
   'concierge-dev-admin-client-secret',
+  'concierge-dev-form-secret',
 ] as const;
 
 export const MIN_SECRET_LENGTH = 16;

@@ -1,5 +1,6 @@
 export * from './contrast';
 export * from './development-switch';
+export * from './durations';
 export * from './email';
 export * from './email-schema';
 export * from './envelope';
@@ -14,6 +15,7 @@ export * from './password-reset';
 export * from './placeholders';
 export * from './portal-api';
 export * from './portal-api-codes';
+export * from './portal-forms';
 export * from './portal-seam';
 export * from './runtime-config';
 export * from './safe-text';

@@ -10,15 +10,23 @@ export function isRegistrationCode(value: string): boolean {
   return normaliseRegistrationCode(value) !== undefined;
 }
 
-// The code's 32 hex digits in the letter's five groups, each group boundary with or without a
-// hyphen or spaces, not glued to other hex digits (so "Code: …" around it is no part of it).
-const CODE_IN_TEXT =
-  /(?<![0-9a-f])([0-9a-f]{8})[\s-]*([0-9a-f]{4})[\s-]*([0-9a-f]{4})[\s-]*([0-9a-f]{4})[\s-]*([0-9a-f]{12})(?![0-9a-f])/i;
+// What may stand between two groups of the code: spaces and hyphens, and what Word and PDF letters
+// turn a typed hyphen into or copy along with it: the Unicode hyphens and dashes (‐ ‑ ‒ – — ―), the
+// minus sign, a soft hyphen, dots and middle dots (. · • ∙ ⋅ ‧) and zero-width spaces.
+const SEPARATOR = '[\\s\\-\u00ad\u2010-\u2015\u2212.\u00b7\u2022\u2219\u22c5\u2027\u200b-\u200d\u2060]*';
+const HEX = (count: number) => `([0-9a-f]{${count}})`;
+
+// The code's 32 hex digits in the letter's five groups, each group boundary with or without
+// separators, not glued to other hex digits (so "Code: …" around it is no part of it).
+const CODE_IN_TEXT = new RegExp(
+  `(?<![0-9a-f])${[HEX(8), HEX(4), HEX(4), HEX(4), HEX(12)].join(SEPARATOR)}(?![0-9a-f])`,
+  'i',
+);
 
 /**
  * The registration code as printed on the letter (lower case, grouped 8-4-4-4-12), found in what
- * the tenant typed or pasted: with or without hyphens, in any case, with spaces, and with text
- * around it. Undefined when there is no version-4 UUID in it.
+ * the tenant typed or pasted: with or without hyphens, with dashes or dots instead, in any case,
+ * with spaces, and with text around it. Undefined when there is no version-4 UUID in it.
  */
 export function normaliseRegistrationCode(input: string): string | undefined {
   const groups = CODE_IN_TEXT.exec(input);
@@ -75,6 +83,8 @@ export const VERIFICATION_ERROR_CODES = [
   'missing_variables',
   'email_or_verificationid_invalid',
   'missing_request_property',
+  // ours: the rate limit, with its wait (Retry-After)
+  'too_many_requests',
 ] as const;
 
 export const PASSWORD_RESET_INIT_ERROR_CODES = ['missing_request_id', 'too_many_requests'] as const;

@@ -53,7 +53,8 @@ export type ResendActivationBody = z.input<typeof resendActivationBodySchema>;
 
 /** password-reset-initiate (spec §7): one answer for every e-mail. */
 export const passwordResetInitiateBodySchema = z.object({
-  requestId,
+  /** Empty from a page that had none (a form sent without JavaScript): the server gets one. */
+  requestId: z.string().max(200),
   email: emailSchema,
   processingType: z.literal('LINK'),
   resetMedium: z.literal('email'),

@@ -1,4 +1,5 @@
 import type { Language } from './language';
+import type { FormOutcome } from './portal-forms';
 import type { RuntimeConfig } from './runtime-config';
 import type { PageSignInRequest, TenantInfo } from './sign-in-request';
 import type { PortalTenant } from './tenant';
@@ -23,6 +24,10 @@ export interface PortalPageState<Messages = unknown> {
   signInRequest?: PageSignInRequest;
   /** spec §3: the provider's tenant info, as the server last read it. */
   tenantInfo?: TenantInfo;
+  /** A form posted to the page without JavaScript, and what the server did with it (issue 25). */
+  form?: FormOutcome;
+  /** The token the page's form sends along, checked against its cookie (pages with a form). */
+  formToken?: string;
 }
 
 /** One route of the portal that the server renders (spec §2). */

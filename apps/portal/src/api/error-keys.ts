@@ -2,6 +2,8 @@
 // translation key through an allow-list. Anything else shows the family's default message and
 // nothing of what was sent; so a crafted `?error=` can never show arbitrary text or a raw key.
 import {
+  FIELD_CODES,
+  FORM_EXPIRED,
   PASSWORD_RESET_INIT_ERROR_CODES,
   PASSWORD_RESET_SET_ERROR_CODES,
   PROVIDER_UNREACHABLE,
@@ -22,30 +24,20 @@ function isOneOf<T extends string>(list: readonly T[], value: string | null | un
 const TEMPORARY_FAILURE_KEYS = {
   [PROVIDER_UNREACHABLE]: 'common.providerUnreachable',
   [SERVICE_UNAVAILABLE]: 'common.serviceUnavailable',
+  // ours: a form posted without a valid token (routes/portal-forms.ts); sending it again helps.
+  [FORM_EXPIRED]: 'common.formExpired',
 } as const;
 type TemporaryFailureKey = (typeof TEMPORARY_FAILURE_KEYS)[keyof typeof TEMPORARY_FAILURE_KEYS];
 
 /** The message for a 503's code, or undefined for any other code. */
 export function temporaryFailureKey(code: string | null | undefined): TemporaryFailureKey | undefined {
-  return code === PROVIDER_UNREACHABLE || code === SERVICE_UNAVAILABLE
+  return code === PROVIDER_UNREACHABLE || code === SERVICE_UNAVAILABLE || code === FORM_EXPIRED
     ? TEMPORARY_FAILURE_KEYS[code]
     : undefined;
 }
 
-/** The client-side validation messages also live under register.error (spec §5). */
-export const REGISTER_VALIDATION_CODES = [
-  'emailAddressRequired',
-  'emailAddressInvalid',
-  'newPasswordRequired',
-  'newPasswordInvalid',
-  'newPasswordConfirmationRequired',
-  'newPasswordConfirmationNoMatch',
-  'registrationCodeRequired',
-  'registrationCodeInvalidFormat',
-  'termsOfServicesNotAccepted',
-] as const;
-
-const REGISTER_MESSAGE_CODES = [...REGISTRATION_ERROR_CODES, ...REGISTER_VALIDATION_CODES] as const;
+// The fields' messages (spec §5) live under register.error too.
+const REGISTER_MESSAGE_CODES = [...REGISTRATION_ERROR_CODES, ...FIELD_CODES] as const;
 type RegisterMessageCode = (typeof REGISTER_MESSAGE_CODES)[number];
 export type RegisterErrorKey = `register.error.${RegisterMessageCode | 'default'}` | TemporaryFailureKey;
 

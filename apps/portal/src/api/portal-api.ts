@@ -13,11 +13,13 @@ import { PORTAL_API_PREFIX } from '@concierge/contracts';
 /**
  * What every call answers; the caller must look at `ok`. `code` is the server's error code (read
  * from the envelope's `error.code`), undefined when there was none: a network error, a timeout or
- * an answer that could not be read. `status` is 0 when no HTTP answer arrived.
+ * an answer that could not be read. `status` is 0 when no HTTP answer arrived. `retryAfterSeconds`
+ * is the answer's `Retry-After` (every 429 of the server has it: how long its limit holds), for the
+ * message's "in N minutes".
  */
 export type PortalApiResult<T> =
   | { ok: true; data: T }
-  | { ok: false; code: string | undefined; status: number };
+  | { ok: false; code: string | undefined; status: number; retryAfterSeconds?: number };
 
 const TIMEOUT_MS = 15_000;
 
@@ -45,7 +47,26 @@ async function post<T>(name: string, body: object, read: Reader<T>): Promise<Por
     // A 2xx whose data is not what the call promises counts as failed: "an unreadable answer" (§4).
     if (data !== undefined) return { ok: true, data };
   }
-  return { ok: false, code: errorCode(record), status: response.status };
+  const retryAfterSeconds = retryAfterOf(response.headers.get('retry-after'));
+  return {
+    ok: false,
+    code: errorCode(record),
+    status: response.status,
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+  };
+}
+
+/**
+ * `Retry-After` in seconds: delay-seconds, or an HTTP date (RFC 9110 §10.2.3) counted from now;
+ * undefined when absent or unreadable.
+ */
+export function retryAfterOf(header: string | null, now = Date.now()): number | undefined {
+  const value = header?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  // An HTTP date names its day and month ("Tue, 01 Jan 2030 10:05:00 GMT"); "-5" is no date.
+  const date = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
 /** The envelope's error code: `{error: {code}}`, cidaas' `{error: "code"}`, or a bare `{code}`. */

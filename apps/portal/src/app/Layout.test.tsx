@@ -51,6 +51,10 @@ describe('every page', () => {
       'mailto:verwaltung@demo.example',
     );
     expect(contact).toHaveTextContent('Mo–Fr 8–12 Uhr');
+    // Links inside lines of text are underlined, not told apart by colour alone (WCAG 1.4.1):
+    // Mantine's Anchor underlines what it marks data-underline="always".
+    for (const link of within(contact).getAllByRole('link'))
+      expect(link, link.textContent!).toHaveAttribute('data-underline', 'always');
   });
 
   it('shows no contact block when the registry names none', async () => {

@@ -1,12 +1,11 @@
 import { Title } from '@mantine/core';
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useRef } from 'react';
 import { LanguageSwitcher } from '../components/LanguageSwitcher';
 import { ManagerContact } from '../components/ManagerContact';
 import { useTenant } from '../config/tenant';
 import { useTranslation } from '../i18n/use-translation';
-import { useDocumentTitle } from './document-title';
+import { documentTitle, useDocumentTitle } from './document-title';
 import { useFocusHeadingAfterNavigation } from './navigation-focus';
-import { retypeNotedInput } from './typed-before-hydration';
 
 interface LayoutProps {
   /** spec §2 and §9: the page title stands in the header (and in the browser tab). */
@@ -18,12 +17,13 @@ export function Layout({ title, children }: LayoutProps) {
   const { t } = useTranslation();
   const tenant = useTenant();
   const main = useRef<HTMLElement>(null);
-  useDocumentTitle(title, t('common.errorTitle', { title }), main);
+  useDocumentTitle(
+    documentTitle(title, tenant.displayName),
+    documentTitle(t('common.errorTitle', { title }), tenant.displayName),
+    main,
+  );
   const heading = useRef<HTMLHeadingElement>(null);
   useFocusHeadingAfterNavigation(heading);
-  // Once the page's own part has hydrated (it may come after the root's, inside its Suspense
-  // boundary): what was typed before goes into the forms' state.
-  useEffect(retypeNotedInput, []);
   return (
     <div className="layout">
       <div className="layout-card">

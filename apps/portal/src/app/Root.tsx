@@ -1,6 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import { brandCssVariables, brandTheme } from '../brand/theme';
+import { PostedFormProvider } from '../config/posted-form';
 import { RuntimeConfigProvider } from '../config/runtime-config';
 import { TenantProvider } from '../config/tenant';
 import { createTranslator } from '../i18n/translator';
@@ -24,6 +25,7 @@ export function Root({ state, themeStylesInHead, children }: RootProps) {
   const [translator] = useState(() => createTranslator(state.language, state.messages));
   const [theme] = useState(() => brandTheme(state.tenant.design));
   const [cssVariables] = useState(() => brandCssVariables(state.tenant.design));
+  const [postedForm] = useState(() => ({ outcome: state.form, token: state.formToken }));
   return (
     <MantineProvider
       theme={theme}
@@ -35,7 +37,9 @@ export function Root({ state, themeStylesInHead, children }: RootProps) {
       <TranslatorProvider translator={translator}>
         <RuntimeConfigProvider config={state.config}>
           <TenantProvider tenant={state.tenant}>
-            <RequestSeedProvider seed={state}>{children}</RequestSeedProvider>
+            <RequestSeedProvider seed={state}>
+              <PostedFormProvider value={postedForm}>{children}</PostedFormProvider>
+            </RequestSeedProvider>
           </TenantProvider>
         </RuntimeConfigProvider>
       </TranslatorProvider>

@@ -4,10 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderPage as renderOnServer } from '../entry-server';
+import { locales } from '../i18n/resources';
 import { errorAnswer, jsonAnswer, pendingAnswer, stubPortalApi } from '../test/fetch';
+import { testConfig, testTenant } from '../test/fixtures';
 import { renderPage } from '../test/render-page';
 import { clientInfoAnswer, stubFetch } from '../test/stub-fetch';
-import { htmlShowsError } from './document-title';
+import { documentTitle, htmlShowsError } from './document-title';
 
 // WCAG 2.2 AA behaviour of issue 12 that lives in the portal's components (the browser test
 // e2e/accessibility.spec.ts checks what needs a real layout: axe, reflow, focus rings, the fold).
@@ -87,7 +90,7 @@ describe('fields that show an error', () => {
       expect(errorText, element.getAttribute('name') ?? 'terms').toBeTruthy();
       expect(errorText!.textContent).not.toBe('');
     }
-    expect(document.title).toBe('Error: Register');
+    expect(document.title).toBe('Error: Register – Demo Immobilien AG');
   });
 
   it('drops aria-invalid and the error title once the input is right', async () => {
@@ -97,23 +100,23 @@ describe('fields that show an error', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     const password = container.querySelector<HTMLInputElement>('input[name="password"]')!;
     await waitFor(() => expect(password).toHaveAttribute('aria-invalid', 'true'));
-    await waitFor(() => expect(document.title).toBe('Error: Sign in'));
+    await waitFor(() => expect(document.title).toBe('Error: Sign in – Demo Immobilien AG'));
     await userEvent.type(container.querySelector<HTMLInputElement>('input[name="username"]')!, 'a@b.ch');
     await userEvent.type(password, 'x');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(password).not.toHaveAttribute('aria-invalid'));
-    await waitFor(() => expect(document.title).toBe('Sign in'));
+    await waitFor(() => expect(document.title).toBe('Sign in – Demo Immobilien AG'));
   });
 });
 
 describe('a failed sign-in', () => {
   it.each([
-    ['de', 'Fehler: Anmelden'],
-    ['fr', 'Erreur\u00a0: Connexion'],
-    ['it', 'Errore: Accesso'],
-    ['en', 'Error: Sign in'],
+    ['de', 'Fehler: Anmelden – Demo Immobilien AG'],
+    ['fr', 'Erreur\u00a0: Connexion – Demo Immobilien AG'],
+    ['it', 'Errore: Accesso – Demo Immobilien AG'],
+    ['en', 'Error: Sign in – Demo Immobilien AG'],
   ] as const)(
-    'takes the focus to the message and says "error" in the title (%s)',
+    'takes the focus to the message and says "error" in the title, before the tenant’s name (%s)',
     async (language, title) => {
       stubFetch(provider);
       await renderPage('/login?requestId=req-1&error=invalid_username_password', language);
@@ -123,14 +126,29 @@ describe('a failed sign-in', () => {
     },
   );
 
-  it('leaves the plain title without an error', async () => {
+  it('leaves the plain title without an error: the page’s, then the tenant’s name', async () => {
     stubFetch(provider);
     await renderPage('/login?requestId=req-1');
-    await waitFor(() => expect(document.title).toBe('Sign in'));
+    await waitFor(() => expect(document.title).toBe('Sign in – Demo Immobilien AG'));
   });
 });
 
 describe('the server-rendered title', () => {
+  it('is the browser’s: the page’s title (or its error title), then the tenant’s name', () => {
+    expect(documentTitle('Anmelden', 'Demo Immobilien AG')).toBe('Anmelden – Demo Immobilien AG');
+    expect(documentTitle('Fehler: Anmelden', ' ')).toBe('Fehler: Anmelden');
+  });
+
+  it('names the tenant after the page, with and without an error, as the browser does', async () => {
+    const state = { config: testConfig, tenant: testTenant, language: 'fr' as const, messages: locales.fr };
+    expect((await renderOnServer('/login?requestId=req-1', state)).title).toBe(
+      'Connexion – Demo Immobilien AG',
+    );
+    expect(
+      (await renderOnServer('/login?requestId=req-1&error=invalid_username_password', state)).title,
+    ).toBe('Erreur\u00a0: Connexion – Demo Immobilien AG');
+  });
+
   it('counts an alert or an invalid field as an error shown, and nothing else', () => {
     expect(htmlShowsError('<div class="x" role="alert" tabindex="-1">Falsch</div>')).toBe(true);
     expect(htmlShowsError('<input aria-invalid="true" name="email"/>')).toBe(true);
@@ -173,6 +191,22 @@ describe('the terms dialog', () => {
     expect(text).toContain('These terms of use');
     // the terms themselves are still all there
     expect(within(dialog).getAllByRole('heading', { level: 3 })).toHaveLength(7);
+  });
+
+  it('keeps an edge in forced colours, where its shadow is dropped', async () => {
+    stubPortalApi('register-user', { success: true, status: 200, data: { sub: 'sub-1' } });
+    await renderPage('/register');
+    await userEvent.click(screen.getByRole('button', { name: 'Read the terms of use' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Terms of use' });
+    expect(dialog).toHaveClass('terms-dialog');
+    // jsdom applies no stylesheet: the rule itself is read (the browser paints it).
+    const css = readFileSync(
+      join(dirname(fileURLToPath(import.meta.url)), '../components/TermsOfUse/terms-of-use.css'),
+      'utf8',
+    );
+    expect(css).toMatch(
+      /@media \(forced-colors: active\) \{\s*\.terms-dialog \{\s*border: 1px solid CanvasText;/,
+    );
   });
 });
 

@@ -9,6 +9,16 @@ import { type RefObject, useEffect } from 'react';
 const ERROR_SHOWN = '[role="alert"], [aria-invalid="true"]';
 const ERROR_SHOWN_IN_HTML = /\srole="alert"|\saria-invalid="true"/;
 
+/**
+ * The browser tab's title (WCAG 2.4.2): the page's own title, then whose portal it is, so that a
+ * tab, a bookmark or the history names the tenant too: "Anmelden – Demo Immobilien AG". The same
+ * for the server's <title> and the browser's document.title.
+ */
+export function documentTitle(pageTitle: string, tenantName: string): string {
+  const tenant = tenantName.trim();
+  return tenant ? `${pageTitle} – ${tenant}` : pageTitle;
+}
+
 /** For the server's <title>: whether the rendered page shows an error. */
 export function htmlShowsError(html: string): boolean {
   return ERROR_SHOWN_IN_HTML.test(html);

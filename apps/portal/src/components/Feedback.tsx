@@ -7,7 +7,8 @@ interface FeedbackProps {
   /**
    * Set when the message appears in answer to what the visitor did (a submit): the focus moves to it,
    * so that keyboard and screen-reader users land on it instead of on a vanished or disabled button.
-   * Never on page load.
+   * Never on page load, except for the server's answer to a form sent without JavaScript: the
+   * server renders it with `autofocus` then.
    */
   focusOnMount?: boolean;
 }
@@ -20,7 +21,15 @@ const readableTitle = { title: { color: 'var(--mantine-color-black)' } };
 export function ErrorMessage({ title, children, focusOnMount = false }: FeedbackProps) {
   const ref = useFocusOnMount(focusOnMount);
   return (
-    <Alert ref={ref} color="red" role="alert" tabIndex={-1} title={title} styles={readableTitle}>
+    <Alert
+      ref={ref}
+      color="red"
+      role="alert"
+      tabIndex={-1}
+      autoFocus={focusOnMount}
+      title={title}
+      styles={readableTitle}
+    >
       {children}
     </Alert>
   );
@@ -30,7 +39,15 @@ export function ErrorMessage({ title, children, focusOnMount = false }: Feedback
 export function SuccessMessage({ title, children, focusOnMount = false }: FeedbackProps) {
   const ref = useFocusOnMount(focusOnMount);
   return (
-    <Alert ref={ref} color="green" role="status" tabIndex={-1} title={title} styles={readableTitle}>
+    <Alert
+      ref={ref}
+      color="green"
+      role="status"
+      tabIndex={-1}
+      autoFocus={focusOnMount}
+      title={title}
+      styles={readableTitle}
+    >
       {children}
     </Alert>
   );

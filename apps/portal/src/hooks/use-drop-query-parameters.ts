@@ -10,8 +10,7 @@ import { useHydrated } from './use-hydrated';
  */
 export function useDropQueryParameters(names: readonly string[], isReady = true) {
   const [searchParams, setSearchParams] = useSearchParams();
-  // Not in the hydration's own commit: a router update then would beat Root's retyping of what was
-  // typed before hydration (app/typed-before-hydration.ts), and the typed text would be lost.
+  // Not in the hydration's own commit: the address the server rendered stays until the page is live.
   const isHydrated = useHydrated();
   const isPresent = names.some((name) => searchParams.has(name));
   useEffect(() => {

@@ -1,145 +1,115 @@
-import { type UseFieldReturnType, useField } from '@mantine/form';
-import { useEffect, useRef } from 'react';
-import type { REGISTER_VALIDATION_CODES } from '../api/error-keys';
+import type { FieldCode, FormValue } from '@concierge/contracts';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../i18n/use-translation';
 
 /**
  * spec §5: the validation messages. The register.error ones serve every form that checks an e-mail
- * or a new password; the login page has its own two.
+ * or a new password (contracts' portal-forms.ts); the login page has its own two.
  */
 export type ValidationKey =
-  | `register.error.${(typeof REGISTER_VALIDATION_CODES)[number]}`
+  | `register.error.${FieldCode}`
   | 'login.validation.emailRequired'
   | 'login.validation.passwordRequired';
 
-type FieldValue = string | boolean;
-type FormField<T extends FieldValue> = UseFieldReturnType<T>;
-type Fields = Record<string, FormField<string> | FormField<boolean>>;
-type ValuesOf<F extends Fields> = { [K in keyof F]: ReturnType<F[K]['getValue']> };
+/** One check per input name, listed in form order; each reads any input of the form. */
+export type FieldChecks = Readonly<Record<string, (value: FormValue) => ValidationKey | undefined>>;
 
-/**
- * One check per field, listed in form order (on submit the first invalid field gets the focus).
- * Each sees all values, so that the confirmation can compare itself with the password.
- */
-export type FieldRules<V extends Record<string, FieldValue>> = {
-  [K in keyof V]?: (values: V) => ValidationKey | undefined;
-};
-
-/** One field of a form: @mantine/form's field state, controlled, its message kept until re-checked. */
-export function useFormField<T extends FieldValue>(initialValue: T): FormField<Widened<T>> {
-  return useField<Widened<T>>({
-    initialValue: initialValue as Widened<T>,
-    mode: 'controlled',
-    clearErrorOnChange: false,
-  });
+interface PortalFormOptions {
+  checks: FieldChecks;
+  /** The messages the server gave a form posted without JavaScript (issue 25), shown from the start. */
+  initialErrors?: readonly (readonly [string, ValidationKey])[];
 }
 
-/** `''` is a string field and `false` a boolean one, not fields that can hold nothing else. */
-type Widened<T extends FieldValue> = T extends string ? string : boolean;
-
-interface PortalFormOptions<F extends Fields> {
-  /** Each field from useFormField, called in place (a hook). */
-  fields: F;
-  rules: FieldRules<ValuesOf<F>>;
-  /** spec §5: a field is checked when it loses focus (every form of the portal). */
-  validateOnBlur: boolean;
-}
+/** The id of an input, for its label and for the error summary's link to it. */
+export const fieldId = (name: string) => `field-${name}`;
 
 /**
- * Every form of the portal, on @mantine/form's fields: controlled inputs (the server renders the
- * same ones, and typed-before-hydration.ts hands in what was typed before hydration through their
- * onChange), with the spec's timing (§5): a field is checked when it loses focus, all fields on
- * submit. A field that shows a message is checked again as the visitor types, so the message goes
- * as soon as the input is right. Messages are translation keys, translated where the inputs get them.
- *
- * Not @mantine/form's useForm: measured, it puts 4.5 KiB brotli more on /login, for lists, nested
- * paths, watchers and window-event actions that no form here has (docs/decisions.md, "Forms").
+ * Every form of the portal: its inputs are the browser's own (uncontrolled), so what is typed
+ * before the script runs stays typed, and a form sent before it (or without it) posts to the server
+ * as it is. The script reads the inputs from the form when it needs them and adds the spec's timing
+ * (§5): a field is checked when it loses focus, all fields on submit. A field that shows a message is
+ * checked again as the visitor types, so the message goes as soon as the input is right. Messages
+ * are translation keys, translated where the inputs get them.
  */
-export function usePortalForm<F extends Fields>({ fields, rules, validateOnBlur }: PortalFormOptions<F>) {
-  type V = ValuesOf<F>;
-  type Name = keyof F & string;
+export function usePortalForm({ checks, initialErrors = [] }: PortalFormOptions) {
   const { t } = useTranslation();
-  const names = Object.keys(rules) as Name[];
-  const afterPress = useAfterPress(validateOnBlur);
-  const elements = useRef(new Map<Name, HTMLElement>());
-  const field = <K extends Name>(name: K) => fields[name] as unknown as FormField<V[K]>;
-  const errors = Object.fromEntries(names.map((name) => [name, field(name).error || undefined])) as {
-    [K in Name]?: ValidationKey;
-  };
+  const formRef = useRef<HTMLFormElement>(null);
+  const [errors, setErrors] = useState<Record<string, ValidationKey | undefined>>(() =>
+    Object.fromEntries(initialErrors),
+  );
+  // The error summary shows once a submit found errors, and goes when none is left.
+  const [isSummaryShown, setSummaryShown] = useState(initialErrors.length > 0);
+  const summaryRef = useRef<HTMLDivElement>(null);
+  const afterPress = useAfterPress();
 
-  /** The values as they are now, also before the next render (a submit right after a change). */
-  function getValues(): V {
-    return Object.fromEntries(Object.keys(fields).map((name) => [name, field(name).getValue()])) as V;
+  /** An input's value as the form would send it ('' for an unticked checkbox or a missing input). */
+  function value(name: string): string {
+    const element = formRef.current?.elements.namedItem(name);
+    if (!(element instanceof HTMLInputElement)) return '';
+    if (element.type === 'checkbox') return element.checked ? element.value : '';
+    return element.value;
   }
 
-  function check(name: Name): ValidationKey | undefined {
-    const key = rules[name]?.(getValues());
-    field(name).setError(key ?? null);
+  function check(name: string): ValidationKey | undefined {
+    const key = checks[name]?.(value);
+    setErrors((shown) => (shown[name] === key ? shown : { ...shown, [name]: key }));
     return key;
   }
 
-  function setFieldValue<K extends Name>(name: K, value: V[K]) {
-    field(name).setValue(value);
-    // The confirmation's message follows the password too.
-    for (const shown of names) if (errors[shown]) check(shown);
-  }
-
-  /** The field was left: it is checked once the pointer press that left it is over. */
-  function onBlur(name: Name) {
-    afterPress(() => check(name));
-  }
-
-  /** Checks every field, shows every message and focuses the first invalid field. */
+  /** Checks every field and shows every message; with any, the summary takes the focus. */
   function validateAll(): boolean {
-    const firstInvalid = names.filter((name) => check(name) !== undefined)[0];
-    if (firstInvalid === undefined) return true;
-    elements.current.get(firstInvalid)?.focus();
+    const found = Object.keys(checks).filter((name) => check(name) !== undefined);
+    if (found.length === 0) return true;
+    setSummaryShown(true);
+    // After the render that shows it (or brings it up to date).
+    setTimeout(() => summaryRef.current?.focus(), 0);
     return false;
   }
 
-  /** What every input takes: the focus ref, the blur check and the translated message. */
-  function shared(name: Name) {
+  /** The inputs showing a message are checked again (the confirmation follows the password). */
+  function recheckShown() {
+    for (const name of Object.keys(checks)) if (errors[name]) check(name);
+  }
+
+  function fieldProps(name: string) {
     const key = errors[name];
     return {
-      ref: (element: HTMLElement | null) => {
-        if (element) elements.current.set(name, element);
-        else elements.current.delete(name);
-      },
-      onBlur: validateOnBlur ? () => onBlur(name) : undefined,
+      name,
+      id: fieldId(name),
+      onBlur: () => afterPress(() => check(name)),
+      onChange: recheckShown,
       error: key ? t(key) : undefined,
     };
   }
 
+  const shownErrors = Object.keys(checks).flatMap((name) => {
+    const key = errors[name];
+    return key ? [{ name, message: t(key) }] : [];
+  });
+
   return {
-    values: getValues(),
-    errors,
-    getValues,
-    setFieldValue,
-    onBlur,
+    formRef,
+    value,
     validateAll,
+    recheckShown,
     /** For a text or password input; Mantine ties the message to it. Spread it onto the input. */
-    inputProps: (name: TextField<V>) => ({
-      ...shared(name),
-      value: field(name).getValue() as string,
-      onChange: (event: { currentTarget: HTMLInputElement }) =>
-        setFieldValue(name, event.currentTarget.value as V[typeof name]),
-    }),
+    inputProps: fieldProps,
     /** For a checkbox, marked aria-invalid too (Mantine does that for text inputs only). */
-    checkboxProps: (name: ToggleField<V>) => {
-      const props = shared(name);
-      return {
-        ...props,
-        checked: field(name).getValue() as boolean,
-        onChange: (event: { currentTarget: HTMLInputElement }) =>
-          setFieldValue(name, event.currentTarget.checked as V[typeof name]),
-        'aria-invalid': props.error ? true : undefined,
-      };
+    checkboxProps: (name: string) => {
+      const props = fieldProps(name);
+      return { ...props, 'aria-invalid': props.error ? true : undefined };
+    },
+    /** The error summary's entries (issue 25), while it is shown. */
+    summary: {
+      errors: isSummaryShown ? shownErrors : [],
+      ref: summaryRef,
+      /** Rendered by the server with the messages: the browser focuses it as the page opens. */
+      isFromServer: initialErrors.length > 0,
     },
   };
 }
 
-type TextField<V> = { [K in keyof V & string]: V[K] extends string ? K : never }[keyof V & string];
-type ToggleField<V> = { [K in keyof V & string]: V[K] extends boolean ? K : never }[keyof V & string];
+export type PortalFormState = ReturnType<typeof usePortalForm>;
 
 /**
  * A field is often left because the tenant presses on the next control (the terms checkbox, say): a
@@ -147,10 +117,9 @@ type ToggleField<V> = { [K in keyof V & string]: V[K] extends boolean ? K : neve
  * on nothing. So the check waits until the press is over (a touch's mouse events and click come in
  * one go after it: the next task is after them).
  */
-function useAfterPress(enabled: boolean) {
+function useAfterPress() {
   const isPressing = useRef(false);
   useEffect(() => {
-    if (!enabled) return;
     const press = () => {
       isPressing.current = true;
     };
@@ -165,7 +134,7 @@ function useAfterPress(enabled: boolean) {
       document.removeEventListener('pointerup', release, true);
       document.removeEventListener('pointercancel', release, true);
     };
-  }, [enabled]);
+  }, []);
 
   return function afterPress(action: () => void) {
     if (!isPressing.current) {

@@ -1,4 +1,5 @@
 import {
+  FIELD_CODES,
   LANGUAGES,
   LOGIN_ERROR_CODES,
   PASSWORD_RESET_INIT_ERROR_CODES,
@@ -7,7 +8,6 @@ import {
   VERIFICATION_ERROR_CODES,
 } from '@concierge/contracts';
 import { describe, expect, it } from 'vitest';
-import { REGISTER_VALIDATION_CODES } from '../api/error-keys';
 import { locales } from './resources';
 
 type Tree = { [key: string]: string | Tree };
@@ -65,7 +65,7 @@ describe('locales', () => {
   });
 
   it.each([
-    ['register.error', [...REGISTRATION_ERROR_CODES, ...REGISTER_VALIDATION_CODES, 'default']],
+    ['register.error', [...REGISTRATION_ERROR_CODES, ...FIELD_CODES, 'default']],
     ['verification.error', [...VERIFICATION_ERROR_CODES, 'default']],
     ['password_reset.init.error', [...PASSWORD_RESET_INIT_ERROR_CODES, 'default']],
     ['password_reset.reset.error', [...PASSWORD_RESET_SET_ERROR_CODES, 'default']],

@@ -83,6 +83,9 @@ const FORBIDDEN: Record<Language, [string, RegExp][]> = {
     ['quotation marks other than «…»', /["„“”]/],
     ['"Support" (tenants turn to their Verwaltung)', /\bSupport\b/i],
     ['"Login" / "einloggen" (the term is anmelden / Anmeldung)', /\bLog-?in\b|einlogg/i],
+    ['"Benutzer" (the portal\'s users are Nutzerinnen und Nutzer)', /Benutzer(?!name|kont)/],
+    ['"Anwendung" / "Applikation" (the term is Portal)', /Anwendung|Applikation/],
+    ['"Es geschieht (dann) nichts" (say what does not happen)', /geschieht (dann )?nichts/i],
   ],
   fr: [
     ['« without a no-break space after it', /«(?!\u00a0)/],
@@ -94,6 +97,8 @@ const FORBIDDEN: Record<Language, [string, RegExp][]> = {
     ['"support" (tenants turn to their gérance)', /\bsupport\b/i],
     ['"Vers la connexion" as a button', /Vers la connexion/],
     ['"Votre connexion a expiré" (it is the sign-in request that expired)', /Votre connexion a expiré/],
+    ['"application" (the term is portail)', /\bapplication/i],
+    ['"les conditions auxquelles" beside the conditions d’utilisation', /conditions auxquelles/i],
   ],
   it: [
     ['"conto" (reads as a bank account; the term is account)', /\bconto\b/i],
@@ -112,6 +117,16 @@ const FORBIDDEN: Record<Language, [string, RegExp][]> = {
       '"amministrazione immobiliare" outside the definition (the term is amministrazione)',
       /amministrazione immobiliare(?! \(di seguito)/,
     ],
+    ['"applicazione" (the term is portale)', /applicazion/i],
+    ['"suddivise in … gruppi" (the code ed è suddiviso)', /suddivise/],
+    ['"non è ancora attivato" (non è ancora stato attivato)', /non è ancora attivat/],
+    [
+      'a verbless "Nessun … trovato." (a full sentence: non è stato trovato alcun …)',
+      /(^|[.?!]\s+)Nessun[^.]*\btrovat[oaie]\./,
+    ],
+    ['"restano invariati" (say what the terms leave alone)', /restano invariat/],
+    ['"rinunciate a utilizzare ulteriormente" (di non utilizzare più)', /rinunciate a utilizzare/],
+    ['"Lì potrete" (dove potrete)', /\bLì potrete/],
   ],
   en: [
     ['"username" (the form asks for the email address)', /user ?name/i],
@@ -121,6 +136,9 @@ const FORBIDDEN: Record<Language, [string, RegExp][]> = {
     ['"support" (tenants turn to their property manager)', /\bsupport\b/i],
     ['"user account" (the term is account)', /user account/i],
     ['"Someone has asked" (alarming; the other languages inform)', /someone has asked/i],
+    ['"identity service" (the term is sign-in service)', /identity service/i],
+    ['"upper-case" / "lower-case" (written uppercase, lowercase)', /\b(upper|lower)[- ]case\b/i],
+    ['"application" (the term is portal)', /\bapplication/i],
   ],
 };
 
@@ -250,6 +268,16 @@ describe('terminology (docs/glossary.md)', () => {
       const example = message.match(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/)?.[0];
       expect(example && isRegistrationCode(example), `${key} shows an example code`).toBe(true);
     }
+  });
+
+  it('fr names the conditions d’utilisation at most once a paragraph, and no other conditions beside them', () => {
+    const repeated = texts.fr.flatMap(({ folder, key, text }) =>
+      text
+        .split(/\n\s*\n/)
+        .filter((paragraph) => (paragraph.match(/\bconditions\b/g) ?? []).length > 1)
+        .map((paragraph) => `${folder} ${key}: ${paragraph.slice(0, 80)}…`),
+    );
+    expect(repeated).toEqual([]);
   });
 
   it.each(LANGUAGES)('%s says "already activated" in one way', (language) => {

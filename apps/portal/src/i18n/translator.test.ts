@@ -1,3 +1,4 @@
+import { LANGUAGES, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@concierge/contracts';
 import { describe, expect, it } from 'vitest';
 import { locales } from './resources';
 import { createTranslator, type MessageKey } from './translator';
@@ -24,6 +25,29 @@ describe('createTranslator', () => {
     const { t } = createTranslator('fr', page);
     expect(() => t('common.errorTitle', {})).toThrow('{{title}}');
   });
+
+  it.each(LANGUAGES)(
+    'fills the password rule’s limits into its texts from the rule itself (%s)',
+    (language) => {
+      const { register, password_reset } = locales[language];
+      const { t } = createTranslator(language, {
+        common: locales[language].common,
+        register,
+        password_reset,
+      });
+      const range = new RegExp(`\\b${PASSWORD_MIN_LENGTH}\\b.*\\b${PASSWORD_MAX_LENGTH}\\b`);
+      for (const text of [
+        t('register.error.newPasswordInvalid'),
+        t('register.passwordRules', { specials: '!' }),
+        t('password_reset.reset.passwordRules', { specials: '!' }),
+      ]) {
+        expect(text).toMatch(range);
+        expect(text).not.toContain('{{');
+      }
+      // the texts name the limits only as placeholders, so that they follow the rule
+      expect(register.error.newPasswordInvalid).toContain('{{passwordMaxLength}}');
+    },
+  );
 
   it('takes the parts of a page reached later, leaving the page’s own dictionary as it was', () => {
     const german = { common: locales.de.common, login: locales.de.login };

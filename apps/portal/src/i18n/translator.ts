@@ -1,5 +1,23 @@
-import { fillPlaceholders, type Language, type PlaceholderValues } from '@concierge/contracts';
+import {
+  fillPlaceholders,
+  type Language,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  type PlaceholderValues,
+} from '@concierge/contracts';
 import type { Messages } from './resources';
+
+/**
+ * Placeholders any text may use without its caller passing them: the limits the contracts' rules
+ * enforce, so that a message never states another number than the check it explains (a 40-character
+ * password was told "at least 6").
+ */
+const RULE_PLACEHOLDERS = {
+  passwordMinLength: PASSWORD_MIN_LENGTH,
+  passwordMaxLength: PASSWORD_MAX_LENGTH,
+} as const satisfies PlaceholderValues;
+
+const RULE_PLACEHOLDER = new RegExp(`\\{\\{\\s*(${Object.keys(RULE_PLACEHOLDERS).join('|')})\\s*\\}\\}`, 'g');
 
 /** Every text's key, as dotted path into the dictionary: 'login.title', 'register.error.default' … */
 export type MessageKey = KeysOf<Messages>;
@@ -17,7 +35,10 @@ export type MessageNamespace = Exclude<keyof Messages, 'common'>;
  */
 export interface Translator {
   readonly language: Language;
-  /** The text of a key, its `{{name}}` placeholders filled; the key itself if the page lacks it. */
+  /**
+   * The text of a key, its `{{name}}` placeholders filled (the rules' limits always); the key itself
+   * if the page lacks it.
+   */
   t(key: MessageKey, values?: PlaceholderValues): string;
   has(namespace: MessageNamespace): boolean;
   add(parts: Partial<Messages>): void;
@@ -37,7 +58,10 @@ export function createTranslator(language: Language, messages: Partial<Messages>
     t(key, values) {
       const text = lookUp(dictionary, key);
       if (text === undefined) return key;
-      return values ? fillPlaceholders(text, values) : text;
+      const withRules = text.replace(RULE_PLACEHOLDER, (_placeholder, name: keyof typeof RULE_PLACEHOLDERS) =>
+        String(RULE_PLACEHOLDERS[name]),
+      );
+      return values ? fillPlaceholders(withRules, values) : withRules;
     },
     has: (namespace) => Object.hasOwn(dictionary, namespace),
     add: (parts) => Object.assign(dictionary, parts),

@@ -5,6 +5,8 @@ export const testConfig: RuntimeConfig = {
   cidaasBaseUrl: 'http://provider.test',
   restApiBaseUrl: 'http://portal.test',
   propertyPortalClientId: 'property-portal-demo',
+  activationLinkLifetimeMinutes: 72 * 60,
+  resetLinkLifetimeMinutes: 30,
 };
 
 export const testTenant: PortalTenant = {

@@ -17,7 +17,7 @@ describe('"password changed" e-mail', () => {
     const mail = renderPasswordChangedMail(input);
     expect(mail.to).toBe('anna@example.com');
     expect(mail.subject).toBe('Ihr Passwort für das Mieterportal Müller & <Söhne> "AG" wurde geändert');
-    expect(mail.text).toContain('am 01.07.2026 um 14:05 Uhr');
+    expect(mail.text).toContain('am 1. Juli 2026 um 14:05 Uhr');
     expect(mail.html).toContain('Müller &#38; &#60;Söhne&#62; &#34;AG&#34;');
     expect(mail.html).not.toContain('<Söhne>');
     expect(mail.text).toContain('an Ihre Verwaltung');
@@ -49,7 +49,22 @@ describe('"password changed" e-mail', () => {
     const mail = renderPasswordChangedMail({ ...input, language });
     expect(mail.html).toContain(`<html lang="${language}">`);
     expect(mail.text).toContain(MAIL_TEXTS[language].passwordChanged.notYou);
-    expect(mail.text).toContain('01.07.2026');
-    expect(mail.text).toContain('14:05');
+  });
+
+  // Each language's own style, in Zurich time: the first of the month as French and Italian write
+  // it, and a winter date (UTC+1) beside the summer one (UTC+2).
+  it.each([
+    ['de', '2026-07-01T12:05:00Z', 'am 1. Juli 2026 um 14:05 Uhr'],
+    ['de', '2026-11-25T13:30:00Z', 'am 25. November 2026 um 14:30 Uhr'],
+    ['fr', '2026-07-01T12:05:00Z', 'le 1er juillet 2026 à 14:05'],
+    ['fr', '2026-11-25T13:30:00Z', 'le 25 novembre 2026 à 14:30'],
+    ['it', '2026-07-01T12:05:00Z', 'in data 1° luglio 2026 alle ore 14:05'],
+    ['it', '2026-11-08T08:30:00Z', 'in data 8 novembre 2026 alle ore 09:30'],
+    ['en', '2026-07-01T12:05:00Z', 'on 1 July 2026 at 14:05'],
+    ['en', '2026-11-25T13:30:00Z', 'on 25 November 2026 at 14:30'],
+  ] as const)('tells the time in %s as its readers write it (%s)', (language, changedAt, written) => {
+    const mail = renderPasswordChangedMail({ ...input, language, changedAt: new Date(changedAt) });
+    expect(mail.text).toContain(written);
+    expect(mail.html).toContain(written);
   });
 });

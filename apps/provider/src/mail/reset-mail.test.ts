@@ -23,7 +23,7 @@ describe('reset e-mail', () => {
     language: 'de' as const,
     tenantName: 'Müller & <Söhne> "AG"',
     link: 'http://portal.test/password-set?exchangeId=a&rprq=b&email=anna%40example.com',
-    minutes: 30,
+    lifetimeMinutes: 30,
   };
 
   it('has the same keys and placeholders in every language, none empty', () => {
@@ -50,6 +50,24 @@ describe('reset e-mail', () => {
     expect(mail.text).toContain('Der Link ist 30 Minuten gültig.');
     expect(mail.text).not.toContain('{{');
     expect(mail.html).not.toContain('{{');
+  });
+
+  it('says the lifetime it is given (RESET_LINK_LIFETIME_MINUTES) as each language writes it', () => {
+    expect(renderResetMail({ ...input, lifetimeMinutes: 60 }).text).toContain(
+      'Der Link ist 1 Stunde gültig.',
+    );
+    expect(renderResetMail({ ...input, lifetimeMinutes: 90 }).text).toContain(
+      'Der Link ist 90 Minuten gültig.',
+    );
+    expect(renderResetMail({ ...input, language: 'it', lifetimeMinutes: 120 }).text).toContain(
+      'Il link è valido per 2 ore.',
+    );
+    expect(renderResetMail({ ...input, language: 'fr', lifetimeMinutes: 1 }).text).toContain(
+      'Ce lien est valable 1 minute.',
+    );
+    expect(renderResetMail({ ...input, language: 'en', lifetimeMinutes: 24 * 60 }).text).toContain(
+      'The link is valid for 24 hours.',
+    );
   });
 
   it('uses the brand colour for the button, else a dark blue with white text', () => {

@@ -1,4 +1,10 @@
-import { fillPlaceholders, type Language, readableTextColor, renderMailLayout } from '@concierge/contracts';
+import {
+  fillPlaceholders,
+  formatLifetime,
+  type Language,
+  readableTextColor,
+  renderMailLayout,
+} from '@concierge/contracts';
 import { DEFAULT_BRAND_COLOR } from './brand-color';
 import type { MailMessage } from './mail-message';
 import { MAIL_TEXTS } from './mail-texts';
@@ -11,13 +17,17 @@ export interface ResetMailInput {
   /** #rrggbb, validated in config.ts; the default dark blue otherwise. */
   brandColor?: string;
   link: string;
-  minutes: number;
+  /** How long the link works (RESET_LINK_LIFETIME_MINUTES): the e-mail says it. */
+  lifetimeMinutes: number;
 }
 
 /** The password-reset e-mail with its HTML and text parts in the user's language. */
 export function renderResetMail(input: ResetMailInput): MailMessage {
   const { reset, common } = MAIL_TEXTS[input.language];
-  const values = { tenantName: input.tenantName, minutes: input.minutes };
+  const values = {
+    tenantName: input.tenantName,
+    lifetime: formatLifetime(input.lifetimeMinutes, input.language),
+  };
   const text = (value: string) => fillPlaceholders(value, values);
   const color = input.brandColor ?? DEFAULT_BRAND_COLOR;
   const subject = text(reset.subject);

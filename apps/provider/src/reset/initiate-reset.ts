@@ -4,7 +4,7 @@ import type { ClientConfig } from '../config';
 import type { ProviderDb } from '../db/schema';
 import { renderResetMail } from '../mail/reset-mail';
 import { enqueue } from '../outbox/outbox';
-import { hashExchangeId, newResetIds, RESET_LINK_MINUTES, RESET_RATE_LIMIT } from './reset-requests';
+import { hashExchangeId, newResetIds, RESET_RATE_LIMIT } from './reset-requests';
 
 export interface InitiateResetInput {
   email: string;
@@ -19,6 +19,8 @@ export interface InitiateResetContext {
   client?: ClientConfig;
   /** The name to show when the client is not known. */
   fallbackTenantName: string;
+  /** How long the link works, in minutes (RESET_LINK_LIFETIME_MINUTES); the e-mail says it. */
+  linkLifetimeMinutes: number;
 }
 
 export interface InitiateResetResult {
@@ -75,7 +77,7 @@ export async function initiatePasswordReset(
         request_id: input.requestId,
         client_id: client?.client_id ?? null,
         subdomain: client?.subdomain ?? null,
-        expires_at: new Date(Date.now() + RESET_LINK_MINUTES * 60 * 1000),
+        expires_at: new Date(Date.now() + context.linkLifetimeMinutes * 60 * 1000),
       })
       .execute();
     const mail = renderResetMail({
@@ -91,7 +93,7 @@ export async function initiatePasswordReset(
         subdomain: client?.subdomain,
         email: user.email,
       }),
-      minutes: RESET_LINK_MINUTES,
+      lifetimeMinutes: context.linkLifetimeMinutes,
     });
     // Its own id: the outbox's ids appear in logs, the rprq must not.
     const mailIds = await enqueue(trx, 'mail_outbox', [{ id: randomUUID(), payload: mail }]);

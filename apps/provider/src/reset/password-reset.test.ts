@@ -16,6 +16,7 @@ import { TestBrowser } from '../test-support/test-browser';
 import { waitUntil } from '../test-support/wait-until';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver';
 import { createUser, findUserByEmail } from '../users/users';
+import { initiatePasswordReset } from './initiate-reset';
 
 const OLD_PASSWORD = 'Old-Passw0rd!';
 const NEW_PASSWORD = 'New-Passw0rd!';
@@ -186,6 +187,33 @@ describe('password reset by e-mailed link', () => {
       const minutes = (stored.expires_at.getTime() - Date.now()) / 60_000;
       expect(minutes).toBeGreaterThan(29);
       expect(minutes).toBeLessThanOrEqual(30);
+    });
+
+    it('gives the link the configured lifetime (RESET_LINK_LIFETIME_MINUTES), and the e-mail says it', async () => {
+      const email = 'lifetime@example.com';
+      await newUser(email);
+      const { db } = harness.database;
+      const { rprq, mailIds } = await initiatePasswordReset(
+        db,
+        { email, requestId },
+        { portalUrl: PORTAL_URL, fallbackTenantName: 'Demo Immobilien AG', linkLifetimeMinutes: 90 },
+      );
+      const stored = await db
+        .selectFrom('password_reset_requests')
+        .select('expires_at')
+        .where('rprq', '=', rprq)
+        .executeTakeFirstOrThrow();
+      const minutes = (stored.expires_at.getTime() - Date.now()) / 60_000;
+      expect(minutes).toBeGreaterThan(89);
+      expect(minutes).toBeLessThanOrEqual(90);
+      // Read from the outbox, never sent: the route, not this call, hands it to the relay.
+      const mail = await db
+        .selectFrom('mail_outbox')
+        .select('payload')
+        .where('id', 'in', mailIds)
+        .executeTakeFirstOrThrow();
+      await db.deleteFrom('mail_outbox').where('id', 'in', mailIds).execute();
+      expect(mail.payload.text).toContain('Der Link ist 90 Minuten gültig.');
     });
 
     it('answers known and unknown e-mails after the same minimum time', async () => {

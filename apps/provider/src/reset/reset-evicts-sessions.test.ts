@@ -233,8 +233,8 @@ describe('a password reset', () => {
       // When it happened, in Swiss time.
       const day = new Intl.DateTimeFormat('de-CH', {
         timeZone: 'Europe/Zurich',
-        day: '2-digit',
-        month: '2-digit',
+        day: 'numeric',
+        month: 'long',
         year: 'numeric',
       }).format(changedAt);
       if (language === 'de') expect(notice.text).toContain(day);

@@ -1,9 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { ProviderDb } from '../db/schema';
 
-/** How long the e-mailed link works. */
-export const RESET_LINK_MINUTES = 30;
-
 /** At most this many reset e-mails per account and window; more are answered alike and not sent. */
 export const RESET_RATE_LIMIT = { maxRequests: 5, windowMs: 15 * 60 * 1000 } as const;
 

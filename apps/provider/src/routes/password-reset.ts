@@ -58,6 +58,7 @@ export const passwordResetRoutes: FastifyPluginAsync<RouteDeps> = async (
         portalUrl: config.portalUrl,
         client: clientOfInteraction(interaction, clients),
         fallbackTenantName: config.tenant.name,
+        linkLifetimeMinutes: config.resetLinkLifetimeMinutes,
       },
     );
     void mail.deliver(mailIds);

@@ -14,8 +14,8 @@ const WHAT = {
 /**
  * The admin API's quotas: at most so many codes and invitations per tenant in a clock hour, counted
  * in the database across every instance (issue 26: 50,000 codes were made in 16 s). A request that
- * would pass the quota makes nothing and is answered 429 with what is left and when it renews; the
- * CLI prints that message and exits 1.
+ * would pass the quota makes nothing and is answered 429 with what is left and when it renews (also
+ * as Retry-After); the CLI prints that message and exits 1.
  */
 export async function takeAdminQuota(
   db: Kysely<ServerTables>,
@@ -37,5 +37,6 @@ export async function takeAdminQuota(
     `Quota reached: at most ${limit} ${words} per tenant an hour (${setting}); ` +
       `${outcome.used} made for "${input.tenant}" this hour, ${left} left, ${input.amount} asked for. ` +
       `Nothing was made. The quota renews at ${outcome.renewsAt.toISOString()}.`,
+    { retryAfterSeconds: (outcome.renewsAt.getTime() - Date.now()) / 1000 },
   );
 }

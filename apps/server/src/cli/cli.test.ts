@@ -187,6 +187,17 @@ describe('the admin CLI', () => {
     // What is left can still be had; another tenant's quota is its own.
     expect((await cli(['codes', 'create', '--tenant', 'lacleman', '--count', '1'])).code).toBe(0);
     expect((await cli(['codes', 'create', '--tenant', 'lacleman', '--count', '1'])).code).toBe(1);
+    // Like every 429, with the wait: the rest of the clock hour.
+    const refusedCall = await server.app.inject({
+      method: 'POST',
+      url: '/api/admin/codes',
+      headers: { authorization: 'Bearer concierge-dev-admin-token', 'content-type': 'application/json' },
+      payload: { tenant: 'lacleman', count: 1 },
+    });
+    expect(refusedCall.statusCode).toBe(429);
+    const untilNextHour = (3_600_000 - (Date.now() % 3_600_000)) / 1000;
+    expect(Number(refusedCall.headers['retry-after'])).toBeGreaterThanOrEqual(Math.floor(untilNextHour));
+    expect(Number(refusedCall.headers['retry-after'])).toBeLessThanOrEqual(Math.ceil(untilNextHour) + 1);
     expect((await cli(['codes', 'create', '--tenant', 'r5', '--count', '1'])).code).toBe(0);
 
     const invite = (email: string) =>

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { provokeUniqueViolation } from '@concierge/database';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { installErrorHandler } from './errors';
+import { AppError, installErrorHandler, tooManyRequests } from './errors';
 
 const EMAIL = 'anna.secret@example.ch';
 
@@ -36,6 +36,28 @@ describe('the error handler', () => {
     expect(text).not.toContain(EMAIL);
     const entry = JSON.parse(text.split('\n').find((line) => line.includes('unhandled error')) ?? '{}');
     expect(entry).toMatchObject({ referenceNumber, err: { name: 'DatabaseError', code: '23505' } });
+    await app.close();
+  });
+});
+
+describe('Retry-After', () => {
+  it('comes with an AppError that knows its wait, in whole seconds, and only then', async () => {
+    const app = Fastify();
+    installErrorHandler(app);
+    app.get('/limited', async () => {
+      throw tooManyRequests(599.2);
+    });
+    app.get('/refused', async () => {
+      throw new AppError(409, 'email_already_registered_db', 'This e-mail address is already registered.');
+    });
+
+    const limited = await app.inject({ url: '/limited' });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBe('600');
+    expect(limited.json()).toMatchObject({ status: 429, error: { code: 'too_many_requests' } });
+    const refused = await app.inject({ url: '/refused' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.headers['retry-after']).toBeUndefined();
     await app.close();
   });
 });

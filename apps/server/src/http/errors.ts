@@ -3,21 +3,40 @@ import { failure, PROVIDER_UNREACHABLE, SERVICE_UNAVAILABLE } from '@concierge/c
 import { isDatabaseUnavailable, loggableError } from '@concierge/database';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 
-/** An error with a code from the spec's catalogue, answered as the cidaas-style envelope. */
+/**
+ * An error with a code from the spec's catalogue, answered as the cidaas-style envelope; with
+ * `retryAfterSeconds` also a `Retry-After` header (a 429 says how long its limit holds).
+ */
 export class AppError extends Error {
+  readonly retryAfterSeconds: number | undefined;
+
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    options: { retryAfterSeconds?: number } = {},
   ) {
     super(message);
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
+}
+
+/**
+ * 429 `too_many_requests` with the real wait: the seconds until the refusing limit's window ends,
+ * answered as `Retry-After`, which the portal reads to say "in N minutes" (issue 25).
+ */
+export function tooManyRequests(
+  retryAfterSeconds: number,
+  message = 'Too many attempts. Please try again later.',
+): AppError {
+  return new AppError(429, 'too_many_requests', message, { retryAfterSeconds });
 }
 
 /**
  * The identity provider did not answer (unreachable, timed out, a 5xx, or the circuit breaker holds
  * calls back): 503 `provider_unreachable`, for the portal's "the sign-in service cannot be reached,
- * try again in a few minutes" in the visitor's language. `message` says what was not done.
+ * try again later" in the visitor's language: how long the provider stays away, nothing here knows.
+ * `message` says what was not done.
  */
 export function providerUnreachable(message: string): AppError {
   return new AppError(503, PROVIDER_UNREACHABLE, message);
@@ -44,6 +63,9 @@ export interface ErrorHandlerOptions {
 export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions = {}) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
+      if (error.retryAfterSeconds !== undefined) {
+        reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+      }
       return reply.status(error.status).send(failure(error.status, error.code, error.message));
     }
     if (isDatabaseUnavailable(error)) {
@@ -57,11 +79,7 @@ export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerO
         return reply.header('content-type', 'text/html; charset=utf-8').send(page.render(request));
       }
       return reply.send(
-        failure(
-          503,
-          SERVICE_UNAVAILABLE,
-          'The service is unavailable for a moment. Try again in a few minutes.',
-        ),
+        failure(503, SERVICE_UNAVAILABLE, 'The service is unavailable for a moment. Try again later.'),
       );
     }
     const status = error.statusCode ?? 500;

@@ -25,6 +25,8 @@ const PORTAL = 'http://portal.test';
 let server: Awaited<ReturnType<typeof startTestServer>>;
 /** The query parameters each route's handler read (issue 26: `namespaces`, which no sample named). */
 let queryReadsOf: (route: FuzzRoute) => string[];
+/** A visitor's form cookie and token (issue 25), so that hostile form posts get past the token check. */
+const form = { cookie: '', token: '' };
 beforeAll(async () => {
   server = await startTestServer(
     { ADMIN_API_TOKEN: ADMIN_TOKEN, WEBHOOK_API_KEY: WEBHOOK_KEY, PORTAL_URL: PORTAL },
@@ -32,6 +34,10 @@ beforeAll(async () => {
   );
   queryReadsOf = recordQueryReads(server.app);
   await server.app.ready();
+  const page = await server.app.inject({ url: '/register?subdomain=demo' });
+  const cookie = page.cookies.find((candidate) => candidate.name === 'concierge-form')!;
+  form.cookie = `${cookie.name}=${cookie.value}`;
+  form.token = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
 }, 120_000);
 afterAll(() => server?.close());
 
@@ -40,6 +46,7 @@ function headersFor(route: FuzzRoute): Record<string, string> {
     origin: PORTAL,
     authorization: `Bearer ${ADMIN_TOKEN}`,
     [server.config.webhook.header]: WEBHOOK_KEY,
+    cookie: form.cookie,
     ...(route.method === 'GET' ? { accept: 'application/json' } : {}),
   };
 }
@@ -83,6 +90,27 @@ function sampleFor(route: FuzzRoute): Record<string, unknown> | undefined {
     'GET /user-login-failed-counter': { subdomain: 'demo', email },
     'POST /api/admin/codes': { tenant: 'demo', count: 1 },
     'POST /api/admin/invitations': { tenant: 'demo', email },
+    // The pages' forms without JavaScript (routes/portal-forms.ts), with a valid token.
+    'POST /register': {
+      _csrf: form.token,
+      email,
+      'new-password': 'Sommer-2024!',
+      'new-password-confirmation': 'Sommer-2024!',
+      registrationcode: randomUUID(),
+      terms: 'on',
+      clientid: 'property-portal-demo',
+    },
+    'POST /resend-account-activation-email': { _csrf: form.token, email },
+    'POST /password-reset-init': { _csrf: form.token, email, requestId: 'fuzz-request' },
+    'POST /password-set': {
+      _csrf: form.token,
+      'new-password': 'Neues-Pass2!',
+      'new-password-confirmation': 'Neues-Pass2!',
+      requestId: 'fuzz-request',
+      rprq: 'fuzz-rprq',
+      exchangeId: 'fuzz-exchange',
+    },
+    'POST /verification-complete': { _csrf: form.token, email, verificationid: 'x'.repeat(43) },
   };
   return samples[`${route.method} ${route.url}`];
 }
@@ -156,6 +184,8 @@ describe('the server under fuzzing', () => {
         'POST /api/admin/invitations/:id/revoke',
         'GET /messages/:language',
         'GET /api/designs/:subdomain',
+        'POST /register',
+        'POST /verification-complete',
       ]),
     );
   });

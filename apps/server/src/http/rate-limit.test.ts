@@ -1,8 +1,9 @@
 import { type Database, openTestDatabase } from '@concierge/database';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrations, SERVER_SCHEMA } from '../db/migrations';
 import type { ServerTables } from '../db/schema';
-import { consumeRateLimit, pruneRateLimits } from './rate-limit';
+import { AppError } from './errors';
+import { consumeRateLimit, enforceRateLimits, pruneRateLimits, takeRateLimit } from './rate-limit';
 
 let database: Database<ServerTables>;
 beforeAll(async () => {
@@ -35,5 +36,51 @@ describe('consumeRateLimit', () => {
       .selectAll()
       .execute();
     expect(old).toEqual([]);
+  });
+});
+
+describe('the wait after a refusal', () => {
+  const at = (iso: string) => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(iso));
+  };
+
+  it('is the rest of the window, in whole seconds, rounded up', async () => {
+    try {
+      const rule = { key: 'test:wait', limit: 1, windowSeconds: 15 * 60 };
+      at('2030-01-01T10:00:00.000Z');
+      expect(await takeRateLimit(database.db, rule)).toEqual({ isWithinLimit: true, retryAfterSeconds: 900 });
+      at('2030-01-01T10:05:00.500Z');
+      expect(await takeRateLimit(database.db, rule)).toEqual({
+        isWithinLimit: false,
+        retryAfterSeconds: 600,
+      });
+      at('2030-01-01T10:14:59.900Z');
+      expect(await takeRateLimit(database.db, rule)).toEqual({ isWithinLimit: false, retryAfterSeconds: 1 });
+      at('2030-01-01T10:15:00.000Z');
+      expect((await takeRateLimit(database.db, rule)).isWithinLimit).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('comes with the 429 of the first rule that refuses; the rules after it are not counted', async () => {
+    try {
+      at('2030-01-01T11:00:30.000Z');
+      const perMinute = { key: 'test:enforce:minute', limit: 1, windowSeconds: 60 };
+      const perHour = { key: 'test:enforce:hour', limit: 5, windowSeconds: 3600 };
+      await enforceRateLimits(database.db, [perMinute, perHour]);
+      const refusal = await enforceRateLimits(database.db, [perMinute, perHour]).catch((error) => error);
+      expect(refusal).toBeInstanceOf(AppError);
+      expect(refusal).toMatchObject({ status: 429, code: 'too_many_requests', retryAfterSeconds: 30 });
+      const hour = await database.db
+        .selectFrom('rate_limits')
+        .select('hits')
+        .where('key', '=', perHour.key)
+        .executeTakeFirstOrThrow();
+      expect(hour.hits).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from '@concierge/database';
 import type { ServerTables } from '../db/schema';
+import { tooManyRequests } from './errors';
 
 export interface RateLimitRule {
   /** What is limited and for whom, e.g. `counter:email:anna@example.ch`. */
@@ -8,13 +9,25 @@ export interface RateLimitRule {
   windowSeconds: number;
 }
 
+export interface RateLimitOutcome {
+  /** Whether the hit is still within the limit. */
+  isWithinLimit: boolean;
+  /** Seconds until the window ends and the rule counts afresh: how long a refused client waits. */
+  retryAfterSeconds: number;
+}
+
 /**
  * Counts one hit against a fixed window in the database, so that every server instance sees the same
- * count (ARCHITECTURE §2), and says whether the hit is still within the limit. One atomic upsert.
+ * count (ARCHITECTURE §2), and says whether the hit is still within the limit and when the window
+ * ends. One atomic upsert.
  */
-export async function consumeRateLimit(db: Kysely<ServerTables>, rule: RateLimitRule): Promise<boolean> {
+export async function takeRateLimit(
+  db: Kysely<ServerTables>,
+  rule: RateLimitRule,
+): Promise<RateLimitOutcome> {
+  const now = Date.now();
   const windowMs = rule.windowSeconds * 1000;
-  const windowStart = new Date(Math.floor(Date.now() / windowMs) * windowMs);
+  const windowStart = new Date(Math.floor(now / windowMs) * windowMs);
   const row = await db
     .insertInto('rate_limits')
     .values({ key: rule.key, window_start: windowStart, hits: 1 })
@@ -23,7 +36,35 @@ export async function consumeRateLimit(db: Kysely<ServerTables>, rule: RateLimit
     )
     .returning('hits')
     .executeTakeFirstOrThrow();
-  return row.hits <= rule.limit;
+  return {
+    isWithinLimit: row.hits <= rule.limit,
+    retryAfterSeconds: Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now) / 1000)),
+  };
+}
+
+/**
+ * Whether one more hit is within the limit: for callers that answer a refusal like anything else
+ * (resend, reset initiate: nothing may tell whether an account exists). A caller that refuses with
+ * 429 uses enforceRateLimits, which says how long to wait.
+ */
+export async function consumeRateLimit(db: Kysely<ServerTables>, rule: RateLimitRule): Promise<boolean> {
+  return (await takeRateLimit(db, rule)).isWithinLimit;
+}
+
+/**
+ * Counts one hit against each rule in turn and, at the first that refuses, throws 429
+ * `too_many_requests` whose `Retry-After` is that rule's wait (the error handler answers it). The
+ * rules after a refusing one are not counted.
+ */
+export async function enforceRateLimits(
+  db: Kysely<ServerTables>,
+  rules: readonly RateLimitRule[],
+  message?: string,
+): Promise<void> {
+  for (const rule of rules) {
+    const outcome = await takeRateLimit(db, rule);
+    if (!outcome.isWithinLimit) throw tooManyRequests(outcome.retryAfterSeconds, message);
+  }
 }
 
 export interface QuotaOutcome {

@@ -1,4 +1,4 @@
-import { fillPlaceholders, type Language, renderMailLayout } from '@concierge/contracts';
+import { fillPlaceholders, formatLifetime, type Language, renderMailLayout } from '@concierge/contracts';
 import type { MailBrand } from './mail-brand';
 import type { MailMessage } from './mail-message';
 import { MAIL_TEXTS } from './mail-texts';
@@ -8,13 +8,17 @@ export interface ActivationMailInput {
   language: Language;
   brand: MailBrand;
   link: string;
+  /** How long the link lives (ACTIVATION_LINK_TTL_HOURS): the e-mail says it. */
   validHours: number;
 }
 
 /** The activation e-mail (ARCHITECTURE "Registration", "Resend activation") in the registration's language. */
 export function renderActivationMail(input: ActivationMailInput): MailMessage {
   const { activation, common } = MAIL_TEXTS[input.language];
-  const values = { tenantName: input.brand.tenantName, hours: input.validHours };
+  const values = {
+    tenantName: input.brand.tenantName,
+    lifetime: formatLifetime(input.validHours * 60, input.language),
+  };
   const text = (template: string) => fillPlaceholders(template, values);
   const subject = text(activation.subject);
   return {

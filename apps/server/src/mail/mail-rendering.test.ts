@@ -47,6 +47,16 @@ describe('the activation e-mail', () => {
     expect(mail.text).toContain(link);
   });
 
+  it('says the lifetime it is given (ACTIVATION_LINK_TTL_HOURS) as each language writes it', () => {
+    const expiry = (language: 'de' | 'fr' | 'it' | 'en', validHours: number) =>
+      renderActivationMail({ to: 'a@x.ch', language, brand, link, validHours }).text;
+    expect(expiry('de', 1)).toContain('Der Link ist 1 Stunde gültig.');
+    expect(expiry('de', 72)).toContain('Der Link ist 72 Stunden gültig.');
+    expect(expiry('it', 1)).toContain('Il link è valido per 1 ora.');
+    expect(expiry('en', 7 * 24)).toContain('The link is valid for 7 days.');
+    expect(expiry('fr', 24)).toContain('Ce lien est valable 24 heures.');
+  });
+
   it('wears the brand: logo, button colours, and escapes every value', () => {
     expect(mail.html).toContain(
       `<img src="${brand.logoUrl.replace('&', '&#38;')}" alt="Gérance &#60;du&#62; Léman &#38; Co"`,

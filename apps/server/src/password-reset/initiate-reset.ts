@@ -50,13 +50,15 @@ export async function initiatePasswordReset(
 
   const initiate = (requestId: string) =>
     provider.initiateReset({ requestId, email, acceptLanguage: input.acceptLanguage });
-  let result = await initiate(input.requestId);
-  if (isRefusedWith(result, INVALID_REQUEST_ID)) {
+  // A form sent without JavaScript from a page that had no request id comes without one.
+  let result = input.requestId ? await initiate(input.requestId) : undefined;
+  if (result === undefined || isRefusedWith(result, INVALID_REQUEST_ID)) {
     const fresh = await provider.generateRequestId(input.client);
     if (fresh.kind === 'answer') result = await initiate(fresh.data);
     // The provider went away meanwhile: that is what the person is told.
     else if (fresh.kind === 'unknown') result = fresh;
   }
+  if (result === undefined) throw clientRefused();
   if (result.kind === 'answer') {
     // The rprq is the request id in the e-mailed link: remember whose it is for the unlock.
     await recordResetRequest(db, result.data, email);
@@ -66,8 +68,9 @@ export async function initiatePasswordReset(
   if (result.kind === 'unknown') {
     throw providerUnreachable('The identity provider cannot be reached. Please try again later.');
   }
-  if (isRefusedWith(result, INVALID_REQUEST_ID)) {
-    // A fresh request id could not be had either: the tenant's client at the provider is the problem.
-    throw new AppError(503, 'default', 'The password reset cannot be started right now. Please try again.');
-  }
+  if (isRefusedWith(result, INVALID_REQUEST_ID)) throw clientRefused();
 }
+
+/** A fresh request id could not be had either: the tenant's client at the provider is the problem. */
+const clientRefused = () =>
+  new AppError(503, 'default', 'The password reset cannot be started right now. Please try again.');

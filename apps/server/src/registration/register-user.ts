@@ -7,8 +7,8 @@ import {
   type RegistrationCodeRow,
   releaseRegistrationCode,
 } from '../accounts/registration-codes';
-import { AppError, providerUnreachable } from '../http/errors';
-import { consumeRateLimit } from '../http/rate-limit';
+import { AppError, providerUnreachable, tooManyRequests } from '../http/errors';
+import { takeRateLimit } from '../http/rate-limit';
 import type { ProviderClient } from '../provider-client/provider-client';
 import { describeResult } from '../provider-client/provider-result';
 import type { SignInClient } from '../provider-client/sign-in-requests';
@@ -36,12 +36,13 @@ export interface RegisterUserInput {
   language: Language;
 }
 
-// The provider may have created the identity: the reconciler settles it within minutes and the
-// activation e-mail follows, so the person is told to wait for it, not that it failed.
+// The provider may have created the identity: the reconciler settles it once the provider answers
+// and the activation e-mail follows, so the person is told to wait for it (not for how long: that
+// depends on the provider), not that it failed.
 const UNKNOWN_OUTCOME = new AppError(
   503,
   'registration_pending',
-  'The registration is being completed. The activation e-mail follows within a few minutes.',
+  'The registration is being completed. The activation e-mail follows once it is.',
 );
 
 /**
@@ -197,13 +198,8 @@ async function emailRegistered(
   code: string,
   refusal: AppError,
 ): Promise<AppError> {
-  const isWithinLimit = await consumeRateLimit(db, {
-    key: `register:registered-answers:${code}`,
-    ...PROBES_PER_CODE,
-  });
-  return isWithinLimit
-    ? refusal
-    : new AppError(429, 'too_many_requests', 'Too many attempts. Please try again later.');
+  const probe = await takeRateLimit(db, { key: `register:registered-answers:${code}`, ...PROBES_PER_CODE });
+  return probe.isWithinLimit ? refusal : tooManyRequests(probe.retryAfterSeconds);
 }
 
 function emailRegisteredHere(db: RegisterUserDeps['db'], code: string): Promise<AppError> {

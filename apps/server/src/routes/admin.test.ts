@@ -53,6 +53,8 @@ describe('admin API authentication', () => {
       MAIL_FROM: 'no-reply@example.ch',
       PROVIDER_ADMIN_CLIENT_SECRET: 'admin-client-secret-of-the-test',
       WEBHOOK_API_KEY: 'webhook-key-of-the-test',
+      FORM_SECRET: 'form-secret-of-the-test',
+      RESET_LINK_LIFETIME_MINUTES: '60',
     };
     expect(loadConfig(production).adminApiToken).toBeUndefined();
     expect(loadConfig({ ...production, ADMIN_API_TOKEN: TOKEN }).adminApiToken).toBe(TOKEN);

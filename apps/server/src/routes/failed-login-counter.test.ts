@@ -110,6 +110,11 @@ describe('GET /user-login-failed-counter', () => {
       status: 429,
       error: { code: 'too_many_requests' },
     });
+    // The wait is the rest of the refusing limit's window (a minute per e-mail), in seconds.
+    const windowLeft = 60 - (Date.now() % 60_000) / 1000;
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(Math.floor(windowLeft));
+    expect(retryAfter).toBeLessThanOrEqual(Math.ceil(windowLeft) + 1);
     expect((await ask('subdomain=demo&email=other%40example.ch')).statusCode).toBe(200);
   });
 

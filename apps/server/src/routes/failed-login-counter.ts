@@ -10,9 +10,8 @@ import { LOCK_AFTER_FAILURES } from '../accounts/protection/account-row';
 import type { CounterWatch } from '../accounts/protection/counter-watch';
 import { type CounterReading, readCounter } from '../accounts/protection/failed-login-counter';
 import type { ServerTables } from '../db/schema';
-import { AppError } from '../http/errors';
 import { parseInput } from '../http/parse-input';
-import { consumeRateLimit } from '../http/rate-limit';
+import { enforceRateLimits } from '../http/rate-limit';
 import type { TenantRegistry } from '../tenants/tenant-registry';
 
 interface FailedLoginCounterOptions {
@@ -64,10 +63,14 @@ async function counterRoute(
     reply.header('cache-control', 'no-store');
     const query = parseInput(failedLoginCounterQuerySchema, request.query);
     const email = normaliseEmail(query.email);
-    const isWithinLimits =
-      (await consumeRateLimit(db, { key: `counter:ip:${request.ip}`, ...PER_IP })) &&
-      (await consumeRateLimit(db, { key: `counter:email:${email}`, ...PER_EMAIL }));
-    if (!isWithinLimits) throw new AppError(429, 'too_many_requests', 'Too many requests. Try again later.');
+    await enforceRateLimits(
+      db,
+      [
+        { key: `counter:ip:${request.ip}`, ...PER_IP },
+        { key: `counter:email:${email}`, ...PER_EMAIL },
+      ],
+      'Too many requests. Try again later.',
+    );
     const tenant = registry.bySubdomain(query.subdomain);
     if (!tenant) return [{ counter: 0 }];
     const first = await readCounter(db, email);

@@ -1,4 +1,10 @@
-import { failure, isLanguage, type PortalPageState } from '@concierge/contracts';
+import {
+  type FormOutcome,
+  failure,
+  isLanguage,
+  PORTAL_FORMS,
+  type PortalPageState,
+} from '@concierge/contracts';
 import { noteForLog } from '@concierge/observability';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendCompressed } from '../http/compressed-answer';
@@ -12,26 +18,45 @@ import { type KeptPage, pageTemplateFor, withRequestId } from '../ssr/page-templ
  */
 const NO_STORE_PAGES = new Set(['/password-set', '/verification-complete']);
 
+/** Pages with a form: each carries its visitor's form token (http/form-tokens.ts). */
+const FORM_PAGES = new Set(PORTAL_FORMS.map((form) => form.page));
+
+/**
+ * The form token's place in the rendered page, until the visitor's own token is put in: letters
+ * only, as the request id's stand-in (ssr/page-templates.ts), so a kept page can hold it too.
+ */
+const FORM_TOKEN_STAND_IN = 'StandInForTheFormToken0c0nc1erge';
+
+/** A page, or with `form` the page as the server's handling of its posted form left it. */
 export async function renderPortalPage(
   context: PageStateContext,
   request: FastifyRequest,
   reply: FastifyReply,
+  { form, status }: { form?: FormOutcome; status?: number } = {},
 ): Promise<FastifyReply> {
   const { build } = context;
   const queryStart = request.url.indexOf('?');
   const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
-  const redirect = build.bundle.pageRedirect(path, queryStart === -1 ? '' : request.url.slice(queryStart));
+  // A posted form is answered where it was posted: a redirect would lose it.
+  const redirect = form
+    ? null
+    : build.bundle.pageRedirect(path, queryStart === -1 ? '' : request.url.slice(queryStart));
   if (redirect) return reply.redirect(redirect, 302);
   const decision = await pageStateWithTenant(request, context);
   if (decision.refusedRequestId !== undefined) {
     // Another tenant's request id (issue 26): the same page without it, which gets its own.
     noteForLog(request, { outcome: 'request_id_of_another_tenant' });
-    return reply.redirect(withoutRequestId(context, path, request.url.slice(path.length)), 302);
+    return reply.redirect(withoutRequestId(context, path, request.url.slice(path.length)), form ? 303 : 302);
   }
-  const { state } = decision;
+  const hasForm = FORM_PAGES.has(path);
+  const state: PortalPageState = {
+    ...decision.state,
+    ...(form ? { form } : {}),
+    ...(hasForm ? { formToken: FORM_TOKEN_STAND_IN } : {}),
+  };
   // Also a tenant recovered from the request id, which the query does not name.
   if (state.tenant.isRequested) noteForLog(request, { tenant: state.tenant.subdomain });
-  const template = pageTemplateFor(request.url, state);
+  const template = form ? undefined : pageTemplateFor(request.url, state);
   let page: KeptPage;
   if (template) {
     const stateJson = build.bundle.serialisePageState(template.state);
@@ -42,12 +67,16 @@ export async function renderPortalPage(
   } else {
     page = await renderPageDocument(context, request.url, state, build.bundle.serialisePageState(state));
   }
+  // The token is this visitor's: no shared cache may hand the page to another.
+  const html = hasForm ? page.html.replaceAll(FORM_TOKEN_STAND_IN, reply.generateCsrf()) : page.html;
+  let cacheControl = NO_STORE_PAGES.has(path) || form ? 'no-store' : 'no-cache';
+  if (hasForm && cacheControl === 'no-cache') cacheControl = 'private, no-cache';
   reply
-    .status(page.status)
+    .status(status ?? page.status)
     .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', NO_STORE_PAGES.has(path) ? 'no-store' : 'no-cache')
+    .header('cache-control', cacheControl)
     .header('vary', 'Accept-Language');
-  return sendCompressed(request, reply, page.html);
+  return sendCompressed(request, reply, html);
 }
 
 /**

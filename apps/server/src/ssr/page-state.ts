@@ -1,4 +1,4 @@
-import { isLanguage, type PortalPageState, pickLanguage, type RuntimeConfig } from '@concierge/contracts';
+import { languageOfTag, type PortalPageState, pickLanguage, type RuntimeConfig } from '@concierge/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { SignInRequests } from '../tenants/sign-in-requests';
 import type { TenantRegistry } from '../tenants/tenant-registry';
@@ -37,11 +37,11 @@ export function pageStateFor(
     host: request.hostname,
     fallbackEnvironment: runtime.env,
   });
-  // cidaas's hosted-page parameter `lang` (empty as cidaas sends it), or the page's language switcher.
+  // cidaas's hosted-page parameter `lang` (empty as cidaas sends it), or the page's language switcher:
+  // a language tag in any case (`fr-CH`, `FR`) names its primary language.
   const language =
-    typeof query.lang === 'string' && isLanguage(query.lang)
-      ? query.lang
-      : pickLanguage(request.headers['accept-language']);
+    (typeof query.lang === 'string' ? languageOfTag(query.lang) : undefined) ??
+    pickLanguage(request.headers['accept-language']);
   const pathname = request.url.split('?', 1)[0]!;
   return {
     config: { ...runtime, env: tenant.environment },

@@ -14,25 +14,24 @@ const TEXTS: Record<Language, UnavailableTexts> = {
   de: {
     title: 'Vorübergehend nicht verfügbar',
     message:
-      'Das Portal ist im Moment nicht erreichbar. Bitte versuchen Sie es in einigen Minuten erneut. Ihre Daten sind davon nicht betroffen.',
+      'Das Portal ist im Moment nicht erreichbar. Bitte versuchen Sie es später erneut. Ihre Daten sind davon nicht betroffen.',
     retry: 'Erneut versuchen',
   },
   en: {
     title: 'Temporarily unavailable',
-    message:
-      'The portal cannot be reached just now. Please try again in a few minutes. Your data is not affected.',
+    message: 'The portal cannot be reached just now. Please try again later. Your data is not affected.',
     retry: 'Try again',
   },
   fr: {
     title: 'Temporairement indisponible',
     message:
-      'Le portail n’est pas accessible pour le moment. Veuillez réessayer dans quelques minutes. Vos données ne sont pas concernées.',
+      'Le portail n’est pas accessible pour le moment. Veuillez réessayer plus tard. Vos données ne sont pas concernées.',
     retry: 'Réessayer',
   },
   it: {
     title: 'Temporaneamente non disponibile',
     message:
-      'Il portale non è raggiungibile in questo momento. Riprovate tra qualche minuto. I vostri dati non sono interessati.',
+      'Il portale non è raggiungibile in questo momento. Riprovate più tardi. I vostri dati sono al sicuro.',
     // As the portal's buttons: the infinitive (docs/glossary.md).
     retry: 'Riprovare',
   },
@@ -48,7 +47,7 @@ export function wantsPage(request: FastifyRequest): boolean {
 }
 
 /**
- * "Try again in a few minutes" in the tenant's brand and the visitor's language, for a page whose
+ * "Try again later" in the tenant's brand and the visitor's language, for a page whose
  * rendering needed the database while it could not be reached. Written here, without the portal's
  * bundle and without script: the tenant and the language come from the registry and the request
  * alone (pageStateFor reads no database), the look from the tenant's colours, logo and stylesheet,

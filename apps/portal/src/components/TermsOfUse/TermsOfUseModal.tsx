@@ -28,6 +28,25 @@ interface TermsOfUseModalProps {
   onAccept: () => void;
 }
 
+/** spec §1: the terms' seven sections, for the dialog and for the page without JavaScript. */
+export function TermsOfUseSections() {
+  const { t } = useTranslation();
+  return SECTIONS.map((section) => (
+    <section key={section}>
+      <Title order={3} size="h4" mb="xs">
+        {t(`terms.sections.${section}.title`)}
+      </Title>
+      {t(`terms.sections.${section}.body`)
+        .split(/\n\s*\n/)
+        .map((paragraph) => (
+          <Text key={paragraph} mb="xs">
+            {paragraph}
+          </Text>
+        ))}
+    </section>
+  ));
+}
+
 /**
  * The terms of use (spec §1) in a dialog: focus is trapped inside while it is open and goes back to
  * the button that opened it. Full screen on phones, so the text gets the whole width.
@@ -38,7 +57,7 @@ export function TermsOfUseModal({ opened, onClose, onAccept }: TermsOfUseModalPr
   return (
     <Modal.Root opened={opened} onClose={onClose} size="lg" fullScreen={isPhone}>
       <Modal.Overlay />
-      <Modal.Content>
+      <Modal.Content className="terms-dialog">
         <Modal.Header>
           <Modal.Title>{t('terms.title')}</Modal.Title>
           <Modal.CloseButton aria-label={t('terms.close')} />
@@ -49,20 +68,7 @@ export function TermsOfUseModal({ opened, onClose, onAccept }: TermsOfUseModalPr
           <Text>{t('terms.intro')}</Text>
         </Modal.Body>
         <Stack gap="md" className="terms-text">
-          {SECTIONS.map((section) => (
-            <section key={section}>
-              <Title order={3} size="h4" mb="xs">
-                {t(`terms.sections.${section}.title`)}
-              </Title>
-              {t(`terms.sections.${section}.body`)
-                .split(/\n\s*\n/)
-                .map((paragraph) => (
-                  <Text key={paragraph} mb="xs">
-                    {paragraph}
-                  </Text>
-                ))}
-            </section>
-          ))}
+          <TermsOfUseSections />
           <Group justify="flex-end" gap="sm" mt="sm">
             <Button variant="default" onClick={onClose}>
               {t('terms.close')}

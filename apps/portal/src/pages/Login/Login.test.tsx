@@ -1,9 +1,12 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { FAILED_LOGINS_BEFORE_LOCK, LANGUAGES } from '@concierge/contracts';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fetchFailedLoginCounter } from '../../api/failed-login-counter';
 import { assignLocation } from '../../hooks/browser-location';
-import { jsonAnswer, pendingAnswer } from '../../test/fetch';
+import { locales } from '../../i18n/resources';
+import { focusedSummary } from '../../test/error-summary';
+import { jsonAnswer, pathOf, pendingAnswer, queryOf } from '../../test/fetch';
 import { testTenant } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
 import { clientInfoAnswer, type FetchRoutes, stubFetch } from '../../test/stub-fetch';
@@ -60,7 +63,7 @@ describe('login page', () => {
     stubFetch(provider);
     await renderPage('/login?requestId=r&error=access_denied&error_description=<b>evil</b>', 'de');
     expect(screen.getByRole('alert')).toHaveTextContent(
-      'Für Sie ist noch kein Zugang zu dieser Anwendung eingerichtet',
+      'Für Sie ist noch kein Zugang zu diesem Portal eingerichtet',
     );
     expect(document.body).not.toHaveTextContent('evil');
   });
@@ -110,12 +113,81 @@ describe('login page', () => {
     expect(shown[0]).toBe(shown[1]);
   });
 
-  it('shows the locked message in German with the way out through "forgot password"', async () => {
+  it('tells a locked account in four parts, in one alert: what, why, a new password (a link) or the property manager', async () => {
     stubFetch({ ...provider, '/user-login-failed-counter': () => [{ counter: 3 }] });
-    await renderPage('/login?requestId=r&error=invalid_username_password&username=anna%40example.ch', 'de');
+    const contact = {
+      name: 'Demo Immobilien AG',
+      phone: '+41 44 123 45 67',
+      email: 'verwaltung@demo-immobilien.example',
+      officeHours: { de: 'Montag bis Freitag, 8–12 Uhr', fr: '-', it: '-', en: '-' },
+    };
+    await renderPage(
+      '/login?requestId=r&subdomain=demo&error=invalid_username_password&username=anna%40example.ch',
+      'de',
+      { ...testTenant, contact },
+    );
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Ihr Konto ist gesperrt.'));
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    const alert = screen.getByRole('alert');
+    // What happened — the count the server locks at — and why.
+    expect(alert).toHaveTextContent(
+      `Das Passwort für Ihr Konto wurde ${FAILED_LOGINS_BEFORE_LOCK}-mal hintereinander falsch eingegeben.`,
+    );
+    for (const language of LANGUAGES) expect(locales[language].login.locked.happened).toContain('{{count}}');
+    expect(alert).toHaveTextContent('Um Ihr Konto vor fremdem Zugriff zu schützen, ist es jetzt gesperrt.');
+    // What to do: a real link to a new password, keeping the page's query as the other links do …
+    const setNewPassword = within(alert).getByRole('link', { name: 'Neues Passwort festlegen' });
+    expect(pathOf(setNewPassword)).toBe('/password-reset-init');
+    expect(queryOf(setNewPassword)).toEqual({ requestId: 'r', subdomain: 'demo', email: 'anna@example.ch' });
+    // … or the property manager, with the registry's contact.
+    expect(alert).toHaveTextContent('Sie können sich auch an Ihre Verwaltung wenden.');
+    expect(alert).toHaveTextContent('Demo Immobilien AG');
+    expect(within(alert).getByRole('link', { name: '+41 44 123 45 67' })).toHaveAttribute(
+      'href',
+      'tel:+41441234567',
+    );
+    expect(within(alert).getByRole('link', { name: contact.email })).toHaveAttribute(
+      'href',
+      `mailto:${contact.email}`,
+    );
+    expect(alert).toHaveTextContent('Montag bis Freitag, 8–12 Uhr');
+    expect(alert).toHaveFocus();
+    // The way out through "forgot password" stays below the form.
     expect(screen.getByRole('link', { name: 'Passwort vergessen oder Konto gesperrt?' })).toBeInTheDocument();
   });
+
+  it.each([
+    [
+      'fr',
+      'Un mot de passe incorrect a été saisi 3 fois de suite',
+      'Définir un nouveau mot de passe',
+      'gérance',
+    ],
+    [
+      'it',
+      'inserita una password errata 3 volte di seguito',
+      'Impostare una nuova password',
+      'amministrazione',
+    ],
+    ['en', 'An incorrect password was entered 3 times in a row', 'Set a new password', 'property manager'],
+  ] as const)(
+    'tells it in %s too, without contact lines where the registry has none',
+    async (language, happened, link, manager) => {
+      stubFetch({ ...provider, '/user-login-failed-counter': () => [{ counter: 4 }] });
+      await renderPage(
+        '/login?requestId=r&error=invalid_username_password&username=anna%40example.ch',
+        language,
+      );
+      await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(happened));
+      const alert = screen.getByRole('alert');
+      expect(alert).toHaveTextContent(manager);
+      expect(
+        within(alert)
+          .getAllByRole('link')
+          .map((element) => element.textContent),
+      ).toEqual([link]);
+    },
+  );
 
   it('keeps the plain wrong-password message when the counter cannot be had', async () => {
     const counter = pendingAnswer();
@@ -146,14 +218,14 @@ describe('login page', () => {
     expect(email).toHaveValue('bob@example.ch');
   });
 
-  it('requires both fields, says so at the fields and focuses the first', async () => {
+  it('requires both fields, says so at the fields and in the summary, which takes the focus', async () => {
     const fetchMock = stubFetch(provider);
     await renderPage('/login?requestId=r');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(screen.getByText('Please enter your email address.')).toBeInTheDocument();
-    expect(screen.getByText('Please enter your password.')).toBeInTheDocument();
-    expect(screen.getByLabelText(/Email address/)).toHaveFocus();
+    const { messages } = await focusedSummary();
+    expect(messages).toEqual(['Please enter your email address.', 'Please enter your password.']);
     expect(screen.getByLabelText(/Email address/)).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText(/^Password/)).toHaveAttribute('aria-invalid', 'true');
     expect(fetchMock.mock.calls.some(([url]) => String(url).includes('userexistence'))).toBe(false);
   });
 

@@ -1,9 +1,10 @@
 import { Anchor, Button, Stack, TextInput } from '@mantine/core';
 import { Link, useSearchParams } from 'wouter';
-import { ErrorMessage } from '../../components/Feedback';
+import { ErrorSummary } from '../../components/ErrorSummary';
 import { PasswordField } from '../../components/PasswordField';
 import { linkWithQuery } from '../../hooks/use-link-with-query';
 import { useTranslation } from '../../i18n/use-translation';
+import { LoginError } from './LoginError';
 import type { useLogin } from './use-login';
 
 /**
@@ -14,18 +15,30 @@ export function LoginForm({ login }: { login: ReturnType<typeof useLogin> }) {
   const { t } = useTranslation();
   const [searchParams] = useSearchParams();
   const { form } = login;
-  const carry = { omit: ['username'], set: { email: form.values.email || undefined } };
+  const carry = { omit: ['username'], set: { email: login.typedEmail || undefined } };
+  const emailProps = form.inputProps('username');
   return (
-    <form ref={login.formRef} method="post" action={login.action} onSubmit={login.onSubmit} noValidate>
+    <form ref={form.formRef} method="post" action={login.action} onSubmit={login.onSubmit} noValidate>
       <Stack gap="md">
+        <ErrorSummary summary={form.summary} />
         {/* The answer to a sign-in attempt (the provider's redirect back, or a submit here): the
             focus goes to it, so that it is read out first (WCAG 3.3.1, issue 12). */}
-        {login.formError && <ErrorMessage focusOnMount>{t(`login.error.${login.formError}`)}</ErrorMessage>}
+        {login.formError && (
+          <LoginError
+            code={login.formError}
+            resetLink={linkWithQuery('/password-reset-init', searchParams, carry)}
+          />
+        )}
         <TextInput
-          {...form.inputProps('email')}
+          {...emailProps}
+          defaultValue={login.attemptedEmail}
           // spec §5: on login the e-mail is trimmed on input.
-          onChange={(event) => form.setFieldValue('email', event.currentTarget.value.trim())}
-          name="username"
+          onChange={(event) => {
+            const input = event.currentTarget;
+            if (input.value !== input.value.trim()) input.value = input.value.trim();
+            login.setTypedEmail(input.value);
+            emailProps.onChange();
+          }}
           type="email"
           label={t('login.email')}
           autoComplete="username"
@@ -34,7 +47,6 @@ export function LoginForm({ login }: { login: ReturnType<typeof useLogin> }) {
         />
         <PasswordField
           {...form.inputProps('password')}
-          name="password"
           label={t('login.password')}
           autoComplete="current-password"
           required

@@ -1,5 +1,5 @@
 import { type LoginErrorCode, toLoginErrorCode } from '@concierge/contracts';
-import { useRef } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { fetchFailedLoginCounter } from '../../api/failed-login-counter';
 import { checkUserExistence } from '../../api/provider';
@@ -8,7 +8,7 @@ import { isRegistrationEnabled, useRequestContext } from '../../app/sign-in-requ
 import { useRuntimeConfig } from '../../config/runtime-config';
 import { useTenant } from '../../config/tenant';
 import { useFailedLoginMessage } from '../../hooks/use-failed-login-message';
-import { useFormField, usePortalForm } from '../../hooks/use-portal-form';
+import { usePortalForm } from '../../hooks/use-portal-form';
 import { type SubmitOutcome, useSubmit } from '../../hooks/use-submit';
 
 /** The page's own address for a form sent without a request: what the provider sent back stays behind. */
@@ -31,19 +31,18 @@ export function useLogin() {
   const { requestId, clientInfo, status, settled } = useRequestContext();
   const errorParameter = searchParams.get('error');
   const attemptedEmail = (searchParams.get('username') ?? '').trim();
-  const formRef = useRef<HTMLFormElement>(null);
-  // spec §2: `username` prefills the e-mail (the provider sends it back after a failed attempt).
   // spec §5: login checks only that both fields are filled; each on blur, both on submit.
   const form = usePortalForm({
-    fields: { email: useFormField(attemptedEmail), password: useFormField('') },
-    rules: {
-      email: (values) => (values.email ? undefined : 'login.validation.emailRequired'),
-      password: (values) => (values.password ? undefined : 'login.validation.passwordRequired'),
+    checks: {
+      username: (value) => (value('username') ? undefined : 'login.validation.emailRequired'),
+      password: (value) => (value('password') ? undefined : 'login.validation.passwordRequired'),
     },
-    validateOnBlur: true,
   });
+  // The forgot-password link takes the address typed so far along.
+  const [typedEmail, setTypedEmail] = useState(attemptedEmail);
 
-  async function signIn({ email }: { email: string }): Promise<SubmitOutcome> {
+  async function signIn(): Promise<SubmitOutcome> {
+    const email = form.value('username');
     // Sent before the page's request was settled (Enter on a bookmarked page): it waits for it.
     const request = await settled();
     if (request.status !== 'ready') return { ok: false, code: 'missing_request_id' };
@@ -58,7 +57,7 @@ export function useLogin() {
     } else {
       // Known or not, the form goes to the provider: it answers an unknown e-mail exactly like a
       // wrong password, so this page never tells anybody whether an address has an account.
-      formRef.current?.submit();
+      form.formRef.current?.submit();
     }
     return { ok: true };
   }
@@ -83,6 +82,9 @@ export function useLogin() {
     // Also once sent: the browser is then on its way to the provider.
     isSubmitting: submit.isSubmitting || submit.isSuccess,
     onSubmit: submit.onSubmit,
-    formRef,
+    // spec §2: `username` prefills the e-mail (the provider sends it back after a failed attempt).
+    attemptedEmail,
+    typedEmail,
+    setTypedEmail,
   };
 }

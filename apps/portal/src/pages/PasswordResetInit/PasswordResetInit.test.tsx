@@ -2,6 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { assignLocation } from '../../hooks/browser-location';
+import { focusedSummary } from '../../test/error-summary';
 import { errorAnswer, NETWORK_ERROR, pathOf, pendingAnswer, queryOf, stubPortalApi } from '../../test/fetch';
 import { testTenant } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
@@ -53,7 +54,7 @@ describe('password-reset-init page', () => {
     await userEvent.tab();
     expect(await screen.findByText('The email address format is invalid.')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Send link' }));
-    expect(email()).toHaveFocus();
+    expect((await focusedSummary()).messages).toEqual(['The email address format is invalid.']);
     expect(sent()).toEqual([]);
   });
 
@@ -85,7 +86,10 @@ describe('password-reset-init page', () => {
     await renderPage('/password-reset-init?requestId=r1&email=anna%40example.ch', 'it');
     expect(screen.getByRole('textbox')).toHaveValue('anna@example.ch');
     await userEvent.click(screen.getByRole('button'));
-    expect(await screen.findByRole('status')).toHaveTextContent(italian);
+    // The link's lifetime as the configuration sets it (issue 25), in Italian.
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      italian.replace('{{resetLinkLifetime}}', '30 minuti'),
+    );
   });
 
   it('keeps the form with the mapped error, the default for an unknown code or no answer', async () => {

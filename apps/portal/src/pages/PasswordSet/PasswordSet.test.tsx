@@ -9,6 +9,7 @@ import { Root } from '../../app/Root';
 import { matchPageRoute } from '../../app/routes';
 import { assignLocation } from '../../hooks/browser-location';
 import { locales } from '../../i18n/resources';
+import { focusedSummary } from '../../test/error-summary';
 import { errorAnswer, pathOf, pendingAnswer, queryOf, stubPortalApi } from '../../test/fetch';
 import { testConfig, testTenant } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
@@ -254,13 +255,13 @@ describe('password-set page: validation', () => {
     expect(screen.getByText('Please enter a password.')).toBeInTheDocument();
     await userEvent.type(password(), 'kurz');
     await userEvent.tab();
-    expect(screen.getByText(/The password must be at least 6 characters long/)).toBeInTheDocument();
+    expect(screen.getByText(/The password must be 6 to 39 characters long and include/)).toBeInTheDocument();
     await userEvent.clear(password());
     await userEvent.type(password(), PASSWORD);
     await userEvent.type(confirmation(), 'Anderes-Passw0rt!');
     await userEvent.click(screen.getByRole('button', { name: 'Save password' }));
-    expect(screen.getByText('The two passwords do not match.')).toBeInTheDocument();
-    expect(confirmation()).toHaveFocus();
+    expect((await focusedSummary()).messages).toEqual(['The two passwords do not match.']);
+    expect(confirmation()).toHaveAttribute('aria-invalid', 'true');
     expect(sent()).toEqual([]);
   });
 });
@@ -352,7 +353,7 @@ describe('password-set page: submit', () => {
 
   it.each([
     ['password_mismatch', 'The two passwords do not match.'],
-    ['password_too_weak', 'The identity service did not accept this password.'],
+    ['password_too_weak', 'The sign-in service did not accept this password.'],
   ])("shows the provider's refusal %s with its own message, and keeps the form", async (code, message) => {
     stubPortalApi('password-reset-set-new', errorAnswer(400, code));
     await renderPage(LINK);

@@ -1,20 +1,20 @@
-import { listedSpecialCharacters } from '@concierge/contracts';
+import { FIELD, listedSpecialCharacters } from '@concierge/contracts';
 import { Anchor, Button, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { Layout } from '../../app/Layout';
 import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
+import { PageForm } from '../../components/PageForm';
 import { PasswordField } from '../../components/PasswordField';
-import { useHydrated } from '../../hooks/use-hydrated';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
 import { useTranslation } from '../../i18n/use-translation';
 import { RESET_LINK_PARAMETERS, usePasswordSet } from './use-password-set';
 
 export default function PasswordSetPage() {
   const { t } = useTranslation();
-  const isHydrated = useHydrated();
-  const { form, submit, missingParameter, mayFindLinkInTab, email } = usePasswordSet();
+  const { form, submit, link, missingParameter, mayFindLinkInTab, email } = usePasswordSet();
   const newLinkLink = useLinkWithQuery('/password-reset-init', { omit: RESET_LINK_PARAMETERS });
+  const loginLink = useLinkWithQuery('/login', { omit: [...RESET_LINK_PARAMETERS, 'email'] });
   const requestNewLink = (
     <Anchor component={Link} to={newLinkLink}>
       {t('password_reset.reset.requestNewLink')}
@@ -43,42 +43,48 @@ export default function PasswordSetPage() {
     content = (
       <Stack gap="md">
         <Text>{t('password_reset.reset.info')}</Text>
-        <form method="post" onSubmit={submit.onSubmit} noValidate>
-          <Stack gap="md">
-            {submit.error && (
-              <Stack gap="xs">
-                <ErrorMessage focusOnMount={submit.isFailed}>{t(submit.error)}</ErrorMessage>
-                {submit.error === 'password_reset.reset.error.link_invalid' && requestNewLink}
-              </Stack>
-            )}
-            {/* For password managers: the account the new password belongs to (never shown). */}
-            {email && (
-              <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-            )}
-            <PasswordField
-              {...form.inputProps('password')}
-              name="new-password"
-              label={t('password_reset.reset.newPassword')}
-              description={t('password_reset.reset.passwordRules', { specials: listedSpecialCharacters() })}
-              autoComplete="new-password"
-              required
-              disabled={disabled}
-            />
-            <PasswordField
-              {...form.inputProps('passwordConfirmation')}
-              name="new-password-confirmation"
-              label={t('password_reset.reset.newPasswordConfirmation')}
-              autoComplete="new-password"
-              required
-              disabled={disabled}
-            />
-            <Button type="submit" fullWidth loading={disabled} disabled={!isHydrated}>
-              {disabled ? t('password_reset.reset.submitting') : t('password_reset.reset.submit')}
-            </Button>
-          </Stack>
-        </form>
+        <PageForm
+          form={form}
+          submit={submit}
+          afterError={submit.error === 'password_reset.reset.error.link_invalid' && requestNewLink}
+        >
+          <input type="hidden" name="requestId" value={link.requestId} />
+          <input type="hidden" name="rprq" value={link.resetRequestId} />
+          <input type="hidden" name="exchangeId" value={link.exchangeId} />
+          {/* For password managers: the account the new password belongs to (never shown). */}
+          {email && (
+            <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+          )}
+          <PasswordField
+            {...form.inputProps(FIELD.newPassword)}
+            label={t('password_reset.reset.newPassword')}
+            description={t('password_reset.reset.passwordRules', { specials: listedSpecialCharacters() })}
+            autoComplete="new-password"
+            required
+            disabled={disabled}
+          />
+          <PasswordField
+            {...form.inputProps(FIELD.confirmation)}
+            label={t('password_reset.reset.newPasswordConfirmation')}
+            autoComplete="new-password"
+            required
+            disabled={disabled}
+          />
+          <Button type="submit" fullWidth loading={disabled}>
+            {disabled ? t('password_reset.reset.submitting') : t('password_reset.reset.submit')}
+          </Button>
+        </PageForm>
       </Stack>
     );
   }
-  return <Layout title={t('password_reset.reset.title')}>{content}</Layout>;
+  return (
+    <Layout title={t('password_reset.reset.title')}>
+      {content}
+      <Text mt="lg" ta="center">
+        <Anchor component={Link} to={loginLink}>
+          {t('password_reset.init.toLogin')}
+        </Anchor>
+      </Text>
+    </Layout>
+  );
 }

@@ -1,3 +1,4 @@
+import { type PasswordResetSetNewBody, passwordSetForm } from '@concierge/contracts';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useSearchParams } from 'wouter';
 import { passwordSetErrorKey } from '../../api/error-keys';
@@ -10,12 +11,10 @@ import {
 } from '../../app/session-params';
 import { useTenant } from '../../config/tenant';
 import { assignLocation, currentLocation } from '../../hooks/browser-location';
-import { validateNewPassword, validatePasswordConfirmation } from '../../hooks/field-validators';
 import { useDropQueryParameters } from '../../hooks/use-drop-query-parameters';
 import { useHydrated } from '../../hooks/use-hydrated';
 import { linkWithQuery } from '../../hooks/use-link-with-query';
-import { useFormField, usePortalForm } from '../../hooks/use-portal-form';
-import { useSubmit } from '../../hooks/use-submit';
+import { usePageForm } from '../../hooks/use-page-form';
 import { trustedRedirectTarget, withSubdomain } from './redirect-target';
 
 /**
@@ -64,28 +63,11 @@ export function usePasswordSet() {
   useDropQueryParameters(RESET_LINK_PARAMETERS);
   const missingParameter = REQUIRED_PARAMETERS.find(({ name }) => !link[name])?.name;
   const email = parameter('email');
-  // spec §5: this form validates password and confirmation only.
-  const form = usePortalForm({
-    fields: { password: useFormField(''), passwordConfirmation: useFormField('') },
-    rules: {
-      password: (values) => validateNewPassword(values.password),
-      passwordConfirmation: (values) =>
-        validatePasswordConfirmation(values.password, values.passwordConfirmation),
-    },
-    validateOnBlur: true,
-  });
   const error = searchParams.get('error');
-  const submit = useSubmit(
-    form,
-    async (values) => {
-      const result = await setNewPassword({
-        resetRequestId: link.resetRequestId,
-        exchangeId: link.exchangeId,
-        password: values.password,
-        confirmpassword: values.passwordConfirmation,
-        requestId: link.requestId,
-        email: email || undefined,
-      });
+  // spec §5: this form validates password and confirmation only; the link's ids go along hidden.
+  const page = usePageForm(passwordSetForm, {
+    send: async (body) => {
+      const result = await setNewPassword(body as PasswordResetSetNewBody);
       if (result.ok) {
         // Used: a reload from now on has no link to offer the form for.
         forgetResetLink();
@@ -93,9 +75,9 @@ export function usePasswordSet() {
       }
       return result;
     },
-    passwordSetErrorKey,
-    { initialError: error ? passwordSetErrorKey(error) : null },
-  );
+    errorKey: passwordSetErrorKey,
+    initialError: error ? passwordSetErrorKey(error) : null,
+  });
 
   /**
    * spec §7: follow data.redirect_uri with the subdomain added when known (the tenant the server
@@ -115,8 +97,8 @@ export function usePasswordSet() {
   }
 
   return {
-    form,
-    submit,
+    ...page,
+    link,
     missingParameter,
     /**
      * Before the page has hydrated, a missing parameter of an address without the one-time ids may

@@ -1,6 +1,8 @@
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@concierge/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { focusedSummary } from '../../test/error-summary';
 import { errorAnswer, NETWORK_ERROR, pathOf, pendingAnswer, queryOf, stubPortalApi } from '../../test/fetch';
 import { testTenant } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
@@ -56,9 +58,7 @@ describe('register page: validation (spec §5)', () => {
     await enter(field.password(), 'simple');
     await userEvent.tab();
     expect(
-      await screen.findByText(
-        /The password must be at least 6 characters long and include a special character/,
-      ),
+      await screen.findByText(/The password must be 6 to 39 characters long and include a special character/),
     ).toBeInTheDocument();
 
     await enter(field.confirmation(), 'other');
@@ -80,22 +80,36 @@ describe('register page: validation (spec §5)', () => {
     ).toBeInTheDocument();
   });
 
-  it('on submit checks every field, ties the messages to the inputs and focuses the first (German)', async () => {
+  it('on submit checks every field, ties the messages to the inputs and focuses the summary (German)', async () => {
     const { sent } = stubPortalApi('register-user', REGISTERED);
     await renderPage('/register', 'de');
     await userEvent.click(screen.getByRole('button', { name: 'Registrieren' }));
     const email = screen.getByLabelText(/^E-Mail-Adresse/);
-    expect(email).toHaveFocus();
+    const { summary } = await focusedSummary('Bitte prüfen Sie Folgendes:');
+    // One link per error, in the form's order, with the words shown at the field.
+    expect(
+      within(summary)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual([
+      'Bitte geben Sie Ihre E-Mail-Adresse ein.',
+      'Bitte geben Sie ein Passwort ein.',
+      'Bitte wiederholen Sie das Passwort.',
+      'Bitte geben Sie Ihren Registrierungscode ein.',
+      'Bitte bestätigen Sie, dass Sie die Nutzungsbedingungen gelesen haben.',
+    ]);
     expect(email).toHaveAttribute('aria-invalid', 'true');
     // Empty: it asks for the address, it does not call it malformed.
-    const message = screen.getByText('Bitte geben Sie Ihre E-Mail-Adresse ein.');
+    const message = within(email.closest('.mantine-InputWrapper-root') as HTMLElement).getByText(
+      'Bitte geben Sie Ihre E-Mail-Adresse ein.',
+    );
     expect(email.getAttribute('aria-describedby')).toContain(message.id);
     for (const text of [
       'Bitte geben Sie ein Passwort ein.',
       'Bitte geben Sie Ihren Registrierungscode ein.',
       'Bitte bestätigen Sie, dass Sie die Nutzungsbedingungen gelesen haben.',
     ])
-      expect(screen.getByText(text)).toBeInTheDocument();
+      expect(screen.getAllByText(text)).toHaveLength(2);
     expect(sent()).toEqual([]);
   });
 
@@ -107,19 +121,36 @@ describe('register page: validation (spec §5)', () => {
     await enter(field.code(), '00000000-0000-0000-0000-000000000000');
     await userEvent.click(field.terms());
     await userEvent.click(screen.getByRole('button', { name: 'Register' }));
-    expect(screen.getByText(/The password must be at least 6 characters long/)).toBeInTheDocument();
-    expect(screen.getByText(/The registration code is not in the correct format/)).toBeInTheDocument();
-    expect(field.password()).toHaveFocus();
+    const { summary } = await focusedSummary();
+    expect(
+      within(summary).getByText(/The password must be 6 to 39 characters long and include/),
+    ).toBeInTheDocument();
+    expect(
+      within(summary).getByText(/The registration code is not in the correct format/),
+    ).toBeInTheDocument();
   });
 
-  it('focuses the first invalid field, not always the first one', async () => {
+  it('tells a password one character too long the whole length range, taken from the rule', async () => {
+    await renderPage('/register');
+    await enter(field.password(), `Sonnen-Weg7!${'x'.repeat(PASSWORD_MAX_LENGTH - 11)}`);
+    await userEvent.tab();
+    expect(
+      await screen.findByText(
+        `The password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long and include a special character, a number, an uppercase and a lowercase letter.`,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/^The password must be 6 to 39 characters long and contain/)).toBeInTheDocument();
+  });
+
+  it('leads from the summary to the invalid field, not always the first one', async () => {
     await renderPage('/register');
     await enter(field.email(), 'anna@example.ch');
     await enter(field.password(), PASSWORD);
     await enter(field.confirmation(), 'Sonnen-Weg8!');
     await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+    const { summary } = await focusedSummary();
+    await userEvent.click(within(summary).getByRole('link', { name: 'The two passwords do not match.' }));
     expect(field.confirmation()).toHaveFocus();
-    expect(screen.getByText('The two passwords do not match.')).toBeInTheDocument();
   });
 
   it('takes a message away as soon as the input is right', async () => {
@@ -316,14 +347,14 @@ describe('register page: submit (spec §4, §7)', () => {
     await userEvent.clear(field.code());
     await userEvent.click(screen.getByRole('button', { name: 'Register' }));
     expect(screen.queryByText(/Your account could not be created/)).not.toBeInTheDocument();
-    expect(field.code()).toHaveFocus();
+    await focusedSummary();
   });
 });
 
 describe('register page: terms of use and links', () => {
   it('Accept in the terms dialog ticks the box and closes the dialog', async () => {
     await renderPage('/register');
-    const opener = screen.getByRole('button', { name: 'Read the terms of use' });
+    const opener = await screen.findByRole('button', { name: 'Read the terms of use' });
     await userEvent.click(opener);
     const dialog = await screen.findByRole('dialog', { name: 'Terms of use' });
     for (const heading of ['1. Subject matter', '4. Data security', '7. Final provisions'])
@@ -337,7 +368,7 @@ describe('register page: terms of use and links', () => {
 
   it('works by keyboard alone: the dialog takes the focus, Escape closes it and the focus returns', async () => {
     await renderPage('/register');
-    const opener = screen.getByRole('button', { name: 'Read the terms of use' });
+    const opener = await screen.findByRole('button', { name: 'Read the terms of use' });
     opener.focus();
     await userEvent.keyboard('{Enter}');
     const dialog = await screen.findByRole('dialog', { name: 'Terms of use' });
@@ -354,7 +385,7 @@ describe('register page: terms of use and links', () => {
 
   it('Close leaves the box as it was', async () => {
     await renderPage('/register', 'de');
-    await userEvent.click(screen.getByRole('button', { name: 'Nutzungsbedingungen lesen' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Nutzungsbedingungen lesen' }));
     const dialog = await screen.findByRole('dialog', { name: 'Nutzungsbedingungen' });
     const closeButtons = within(dialog).getAllByRole('button', { name: 'Schliessen' });
     await userEvent.click(closeButtons.at(-1)!);

@@ -1,10 +1,10 @@
-import { listedSpecialCharacters } from '@concierge/contracts';
-import { Anchor, Button, Checkbox, Stack, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
-import { ErrorMessage } from '../../components/Feedback';
+import { FIELD, listedSpecialCharacters } from '@concierge/contracts';
+import { Anchor, Button, Checkbox, Text, TextInput } from '@mantine/core';
+import { useRef, useState } from 'react';
+import { PageForm } from '../../components/PageForm';
 import { PasswordField } from '../../components/PasswordField';
 import { ReadOnlyField } from '../../components/ReadOnlyField';
-import { TermsOfUseModal } from '../../components/TermsOfUse/TermsOfUseModal';
+import { TermsOfUseModal, TermsOfUseSections } from '../../components/TermsOfUse/TermsOfUseModal';
 import { useHydrated } from '../../hooks/use-hydrated';
 import { useTranslation } from '../../i18n/use-translation';
 import type { useRegister } from './use-register';
@@ -19,99 +19,114 @@ const REGISTRATION_CODE_PLACEHOLDER = '00000000-0000-0000-0000-000000000000';
 export function RegisterForm({ register }: { register: ReturnType<typeof useRegister> }) {
   const { t } = useTranslation();
   const isHydrated = useHydrated();
-  const { form, submit } = register;
-  const { values } = form;
+  const { form, submit, defaults } = register;
   const [isTermsOpen, setTermsOpen] = useState(false);
+  const termsRef = useRef<HTMLInputElement>(null);
   const disabled = submit.isSubmitting;
+  const codeProps = form.inputProps(FIELD.registrationCode);
   return (
     <>
-      <form method="post" onSubmit={submit.onSubmit} noValidate>
-        <Stack gap="md">
-          {submit.error && <ErrorMessage focusOnMount={submit.isFailed}>{t(submit.error)}</ErrorMessage>}
-          {register.isInvitation && (register.isEmailReadOnly || register.isCodeReadOnly) && (
-            <Text>{t('register.readOnlyInvitation')}</Text>
-          )}
-          {register.isEmailReadOnly ? (
-            <ReadOnlyField label={t('register.email')} value={values.email} />
-          ) : (
-            <TextInput
-              {...form.inputProps('email')}
-              name="email"
-              type="email"
-              label={t('register.email')}
-              autoComplete="email"
-              inputMode="email"
-              required
-              readOnly={register.isEmailReadOnly}
-              disabled={disabled}
-            />
-          )}
-          <PasswordField
-            {...form.inputProps('password')}
-            name="new-password"
-            label={t('register.newPassword')}
-            description={t('register.passwordRules', { specials: listedSpecialCharacters() })}
-            autoComplete="new-password"
+      <PageForm form={form} submit={submit}>
+        <input type="hidden" name="clientid" value={register.clientId} />
+        {register.inviteId && <input type="hidden" name="invite_id" value={register.inviteId} />}
+        {register.isInvitation && (register.isEmailReadOnly || register.isCodeReadOnly) && (
+          <Text>{t('register.readOnlyInvitation')}</Text>
+        )}
+        {register.isEmailReadOnly ? (
+          <>
+            <ReadOnlyField label={t('register.email')} value={defaults.email} />
+            <input type="hidden" name={FIELD.email} value={defaults.email} />
+          </>
+        ) : (
+          <TextInput
+            {...form.inputProps(FIELD.email)}
+            defaultValue={defaults.email}
+            type="email"
+            label={t('register.email')}
+            autoComplete="email"
+            inputMode="email"
             required
             disabled={disabled}
           />
-          <PasswordField
-            {...form.inputProps('passwordConfirmation')}
-            name="new-password-confirmation"
-            label={t('register.newPasswordConfirmation')}
-            autoComplete="new-password"
+        )}
+        <PasswordField
+          {...form.inputProps(FIELD.newPassword)}
+          label={t('register.newPassword')}
+          description={t('register.passwordRules', { specials: listedSpecialCharacters() })}
+          autoComplete="new-password"
+          required
+          disabled={disabled}
+        />
+        <PasswordField
+          {...form.inputProps(FIELD.confirmation)}
+          label={t('register.newPasswordConfirmation')}
+          autoComplete="new-password"
+          required
+          disabled={disabled}
+        />
+        {register.isCodeReadOnly ? (
+          <>
+            <ReadOnlyField label={t('register.registrationCode')} value={defaults.registrationCode} />
+            <input type="hidden" name={FIELD.registrationCode} value={defaults.registrationCode} />
+          </>
+        ) : (
+          <TextInput
+            {...codeProps}
+            onBlur={(event) => {
+              register.normaliseCodeInput(event.currentTarget);
+              codeProps.onBlur();
+            }}
+            defaultValue={defaults.registrationCode}
+            label={t('register.registrationCode')}
+            description={t('register.registrationCodeHint')}
+            placeholder={REGISTRATION_CODE_PLACEHOLDER}
+            // Not a one-time code from an SMS: browsers must neither fill nor remember it.
+            autoComplete="off"
+            autoCapitalize="none"
+            autoCorrect="off"
+            spellCheck={false}
             required
             disabled={disabled}
           />
-          {register.isCodeReadOnly ? (
-            <ReadOnlyField label={t('register.registrationCode')} value={values.registrationCode} />
-          ) : (
-            <TextInput
-              {...form.inputProps('registrationCode')}
-              onBlur={register.onRegistrationCodeBlur}
-              name="registrationcode"
-              label={t('register.registrationCode')}
-              description={t('register.registrationCodeHint')}
-              placeholder={REGISTRATION_CODE_PLACEHOLDER}
-              // Not a one-time code from an SMS: browsers must neither fill nor remember it.
-              autoComplete="off"
-              autoCapitalize="none"
-              autoCorrect="off"
-              spellCheck={false}
-              required
-              readOnly={register.isCodeReadOnly}
-              disabled={disabled}
-            />
-          )}
-          <div>
-            <Checkbox
-              {...form.checkboxProps('termsAccepted')}
-              name="terms"
-              label={t('register.termsCheckbox')}
-              disabled={disabled}
-            />
+        )}
+        <div>
+          <Checkbox
+            {...form.checkboxProps(FIELD.terms)}
+            ref={termsRef}
+            defaultChecked={defaults.termsAccepted}
+            label={t('register.termsCheckbox')}
+            disabled={disabled}
+          />
+          {isHydrated ? (
             <Anchor
               component="button"
               type="button"
               mt="xs"
               ml={36}
               onClick={() => setTermsOpen(true)}
-              // The dialog is the page's script: until it runs (after the page has loaded), a tap
-              // here would do nothing, so the button says it is not ready yet.
-              disabled={disabled || !isHydrated}
+              disabled={disabled}
             >
               {t('register.termsOpen')}
             </Anchor>
-          </div>
-          <Button type="submit" fullWidth loading={disabled} disabled={!isHydrated}>
-            {disabled ? t('register.submitting') : t('register.submit')}
-          </Button>
-        </Stack>
-      </form>
+          ) : (
+            // Before the script runs (or without it), the terms open in the page itself.
+            <details className="terms-inline">
+              <summary>{t('register.termsOpen')}</summary>
+              <TermsOfUseSections />
+            </details>
+          )}
+        </div>
+        <Button type="submit" fullWidth loading={disabled}>
+          {disabled ? t('register.submitting') : t('register.submit')}
+        </Button>
+      </PageForm>
       <TermsOfUseModal
         opened={isTermsOpen}
         onClose={() => setTermsOpen(false)}
-        onAccept={() => form.setFieldValue('termsAccepted', true)}
+        onAccept={() => {
+          // As if ticked by hand: the browser's own click, with its change event.
+          if (termsRef.current && !termsRef.current.checked) termsRef.current.click();
+        }}
       />
     </>
   );

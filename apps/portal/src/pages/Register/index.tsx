@@ -2,6 +2,7 @@ import { Anchor, Stack, Text } from '@mantine/core';
 import { Link } from 'wouter';
 import { Layout } from '../../app/Layout';
 import { SuccessMessage } from '../../components/Feedback';
+import { useDurations } from '../../config/durations';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
 import { useTranslation } from '../../i18n/use-translation';
 import { RegisterForm } from './RegisterForm';
@@ -10,6 +11,7 @@ import { useRegister } from './use-register';
 export default function RegisterPage() {
   const { t } = useTranslation();
   const register = useRegister();
+  const durations = useDurations();
   const loginLink = useLinkWithQuery('/login', { omit: REGISTRATION_PARAMETERS });
   // The resend page is for the address just registered; the code stays behind.
   const resendLink = useLinkWithQuery('/resend-account-activation-email', {
@@ -22,7 +24,7 @@ export default function RegisterPage() {
         // spec §2 and §4: the success message replaces the form.
         <Stack gap="md">
           <SuccessMessage title={t('register.success.title')} focusOnMount>
-            {t('register.success.text', { email: register.registeredEmail })}
+            {t('register.success.text', { email: register.registeredEmail, ...durations })}
           </SuccessMessage>
           <Anchor component={Link} to={resendLink}>
             {t('register.success.resend')}

@@ -1,17 +1,16 @@
-import { normaliseEmail, normaliseRegistrationCode } from '@concierge/contracts';
+import {
+  FIELD,
+  normaliseEmail,
+  normaliseRegistrationCode,
+  type RegisterUserBody,
+  registerForm,
+} from '@concierge/contracts';
+import { useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { registerErrorKey } from '../../api/error-keys';
 import { registerUser } from '../../api/portal-api';
 import { useTenant } from '../../config/tenant';
-import {
-  validateEmail,
-  validateNewPassword,
-  validatePasswordConfirmation,
-  validateRegistrationCode,
-  validateTermsAccepted,
-} from '../../hooks/field-validators';
-import { useFormField, usePortalForm } from '../../hooks/use-portal-form';
-import { useSubmit } from '../../hooks/use-submit';
+import { usePageForm } from '../../hooks/use-page-form';
 
 /**
  * spec §2: `registrationcode` or `code` carries the code; the value 'empty' is not a code. It is
@@ -28,67 +27,50 @@ export function registrationCodeFromQuery(searchParams: URLSearchParams): string
 export function useRegister() {
   const tenant = useTenant();
   const [searchParams] = useSearchParams();
-  const inviteId = searchParams.get('invite_id')?.trim() || undefined;
+  const inviteId = searchParams.get('invite_id')?.trim() ?? '';
   const queryEmail = searchParams.get('email')?.trim() ?? '';
   const queryCode = registrationCodeFromQuery(searchParams);
   // spec §2 and §6: an invitation fixes e-mail and code. A field the invitation link left empty stays
   // editable, or the visitor could not register at all.
   const isEmailReadOnly = Boolean(inviteId && queryEmail);
   const isCodeReadOnly = Boolean(inviteId && queryCode);
+  // The inputs are gone with the success message; the address sent stays for it.
+  const [sentEmail, setSentEmail] = useState('');
 
   // spec §3: the registration form (invite_id comes from the query only).
-  const form = usePortalForm({
-    fields: {
-      email: useFormField(queryEmail),
-      password: useFormField(''),
-      passwordConfirmation: useFormField(''),
-      registrationCode: useFormField(queryCode),
-      termsAccepted: useFormField(false),
+  const page = usePageForm(registerForm, {
+    send: (body) => {
+      setSentEmail(String(body.email));
+      return registerUser(body as RegisterUserBody);
     },
-    rules: {
-      email: (values) => validateEmail(values.email),
-      password: (values) => validateNewPassword(values.password),
-      passwordConfirmation: (values) =>
-        validatePasswordConfirmation(values.password, values.passwordConfirmation),
-      registrationCode: (values) => validateRegistrationCode(values.registrationCode),
-      termsAccepted: (values) => validateTermsAccepted(values.termsAccepted),
-    },
-    validateOnBlur: true,
-  });
-  const submit = useSubmit(
-    form,
-    (values) =>
-      registerUser({
-        // spec §5: registration lower-cases the e-mail.
-        email: normaliseEmail(values.email),
-        password: values.password,
-        registrationcode:
-          normaliseRegistrationCode(values.registrationCode) ?? values.registrationCode.trim(),
-        clientid: tenant.clientId,
-        invite_id: inviteId,
-      }),
-    registerErrorKey,
+    errorKey: registerErrorKey,
     // spec §8: the page's `error` query value through the allow-list, else the default message.
-    { initialError: errorFromQuery(searchParams) },
-  );
+    initialError: errorFromQuery(searchParams),
+  });
+  const { postedValue } = page;
 
   /**
    * The code as typed or pasted from the letter (any case, with or without hyphens, spaces, text
    * around it) is shown as printed once the field is left, then checked.
    */
-  function onRegistrationCodeBlur() {
-    const typed = form.getValues().registrationCode;
-    const code = normaliseRegistrationCode(typed);
-    if (code && code !== typed) form.setFieldValue('registrationCode', code);
-    form.onBlur('registrationCode');
+  function normaliseCodeInput(input: HTMLInputElement) {
+    const code = normaliseRegistrationCode(input.value);
+    if (code && code !== input.value) input.value = code;
   }
 
   return {
-    form,
-    submit,
-    onRegistrationCodeBlur,
-    // The inputs are gone with the success message; the form still holds what was sent.
-    registeredEmail: submit.isSuccess ? normaliseEmail(form.values.email) : '',
+    ...page,
+    normaliseCodeInput,
+    defaults: {
+      email: postedValue(FIELD.email) ?? queryEmail,
+      registrationCode: postedValue(FIELD.registrationCode) ?? queryCode,
+      termsAccepted: postedValue(FIELD.terms) !== undefined,
+    },
+    clientId: tenant.clientId,
+    inviteId,
+    registeredEmail: page.submit.isSuccess
+      ? normaliseEmail(sentEmail || (postedValue(FIELD.email) ?? ''))
+      : '',
     isInvitation: Boolean(inviteId),
     isEmailReadOnly,
     isCodeReadOnly,

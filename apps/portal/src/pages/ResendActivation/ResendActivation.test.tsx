@@ -1,6 +1,7 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { focusedSummary } from '../../test/error-summary';
 import { errorAnswer, NETWORK_ERROR, pathOf, pendingAnswer, queryOf, stubPortalApi } from '../../test/fetch';
 import { renderPage } from '../../test/render-page';
 
@@ -37,6 +38,9 @@ describe('resend-account-activation-email page', () => {
     expect(screen.getByText('The email address format is invalid.')).toBeInTheDocument();
     await userEvent.clear(email());
     await userEvent.click(screen.getByRole('button', { name: 'Send activation email' }));
+    // The error summary takes the focus; its link leads to the field (issue 25).
+    const { summary } = await focusedSummary();
+    await userEvent.click(within(summary).getByRole('link', { name: 'Please enter your email address.' }));
     expect(email()).toHaveFocus();
     expect(email()).toHaveAttribute('aria-invalid', 'true');
     expect(sent()).toEqual([]);

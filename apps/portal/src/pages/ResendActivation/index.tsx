@@ -1,16 +1,16 @@
+import { FIELD } from '@concierge/contracts';
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { Link } from 'wouter';
 import { Layout } from '../../app/Layout';
-import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
-import { useHydrated } from '../../hooks/use-hydrated';
+import { SuccessMessage } from '../../components/Feedback';
+import { PageForm } from '../../components/PageForm';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
 import { useTranslation } from '../../i18n/use-translation';
 import { useResendActivation } from './use-resend-activation';
 
 export default function ResendActivationPage() {
   const { t } = useTranslation();
-  const isHydrated = useHydrated();
-  const { form, submit, isNotVerified } = useResendActivation();
+  const { form, submit, isNotVerified, email } = useResendActivation();
   const loginLink = useLinkWithQuery('/login', { omit: ['reason'] });
   const registerLink = useLinkWithQuery('/register', { omit: ['reason'] });
   const disabled = submit.isSubmitting;
@@ -26,26 +26,23 @@ export default function ResendActivationPage() {
             </Alert>
           )}
           <Text>{t('resend_account_activation_email.info')}</Text>
-          <form method="post" onSubmit={submit.onSubmit} noValidate>
-            <Stack gap="md">
-              {submit.error && <ErrorMessage focusOnMount={submit.isFailed}>{t(submit.error)}</ErrorMessage>}
-              <TextInput
-                {...form.inputProps('email')}
-                name="email"
-                type="email"
-                label={t('resend_account_activation_email.email')}
-                autoComplete="email"
-                inputMode="email"
-                required
-                disabled={disabled}
-              />
-              <Button type="submit" fullWidth loading={disabled} disabled={!isHydrated}>
-                {disabled
-                  ? t('resend_account_activation_email.submitting')
-                  : t('resend_account_activation_email.submit')}
-              </Button>
-            </Stack>
-          </form>
+          <PageForm form={form} submit={submit}>
+            <TextInput
+              {...form.inputProps(FIELD.email)}
+              defaultValue={email}
+              type="email"
+              label={t('resend_account_activation_email.email')}
+              autoComplete="email"
+              inputMode="email"
+              required
+              disabled={disabled}
+            />
+            <Button type="submit" fullWidth loading={disabled}>
+              {disabled
+                ? t('resend_account_activation_email.submitting')
+                : t('resend_account_activation_email.submit')}
+            </Button>
+          </PageForm>
         </Stack>
       )}
       <Stack gap="xs" mt="lg" align="center">

@@ -1,10 +1,8 @@
-import { normaliseEmail } from '@concierge/contracts';
+import { type ResendActivationBody, resendActivationForm } from '@concierge/contracts';
 import { useSearchParams } from 'wouter';
 import { temporaryFailureKey } from '../../api/error-keys';
 import { resendActivationEmail } from '../../api/portal-api';
-import { validateEmail } from '../../hooks/field-validators';
-import { useFormField, usePortalForm } from '../../hooks/use-portal-form';
-import { useSubmit } from '../../hooks/use-submit';
+import { usePageForm } from '../../hooks/use-page-form';
 
 /** spec §8: resend has a single message; ours: the provider or the database is out for the moment. */
 function resendErrorKey(code: string | undefined) {
@@ -15,17 +13,14 @@ export function useResendActivation() {
   const [searchParams] = useSearchParams();
   // The login page sends unverified visitors here (spec §2: error=email_not_verified).
   const isNotVerified = searchParams.get('reason') === 'email_not_verified';
-  const form = usePortalForm({
-    fields: { email: useFormField(searchParams.get('email')?.trim() ?? '') },
-    rules: { email: (values) => validateEmail(values.email) },
-    validateOnBlur: true,
-  });
   // The server answers the same for every address (architecture §6); so does this page.
-  const submit = useSubmit(
-    form,
-    (values) => resendActivationEmail({ email: normaliseEmail(values.email) }),
-    resendErrorKey,
-  );
-
-  return { form, submit, isNotVerified };
+  const page = usePageForm(resendActivationForm, {
+    send: (body) => resendActivationEmail(body as ResendActivationBody),
+    errorKey: resendErrorKey,
+  });
+  return {
+    ...page,
+    isNotVerified,
+    email: page.postedValue('email') ?? searchParams.get('email')?.trim() ?? '',
+  };
 }

@@ -3,6 +3,8 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { Layout } from '../../app/Layout';
 import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
+import { PageForm } from '../../components/PageForm';
+import { useErrorText } from '../../config/durations';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
 import { usePortalLoginUrl } from '../../hooks/use-portal-login-url';
 import { useTranslation } from '../../i18n/use-translation';
@@ -10,11 +12,13 @@ import { ActivationStatus, useVerification } from './use-verification';
 
 export default function VerificationCompletePage() {
   const { t } = useTranslation();
-  const { status, errorKey } = useVerification();
-  // The outcome of an activation that ran in the browser replaces the "activating" line after the
-  // page is live: it takes the focus, so that screen readers read it out (a live region that appears
-  // with its text is not reliably announced). An incomplete link's error is there from the start.
-  const [isOutcomeAwaited] = useState(status !== ActivationStatus.ERROR);
+  const errorText = useErrorText();
+  const verification = useVerification();
+  const { status, errorKey } = verification;
+  // The outcome of an activation replaces the button after the page is live, or comes with the page
+  // when the button was pressed without JavaScript: either way it takes the focus, so that screen
+  // readers read it out. An incomplete link's error is there from the start.
+  const [isOutcomeAwaited] = useState(status !== ActivationStatus.ERROR || verification.isPosted);
   const loginUrl = usePortalLoginUrl();
   // The used verification id stays behind; the e-mail prefills the resend form.
   const resendLink = useLinkWithQuery('/resend-account-activation-email', { omit: ['verificationid'] });
@@ -25,7 +29,17 @@ export default function VerificationCompletePage() {
   );
   return (
     <Layout title={t('verification.title')}>
-      {(status === ActivationStatus.INIT || status === ActivationStatus.ACTIVATING) && (
+      {status === ActivationStatus.INIT && (
+        <PageForm form={verification.form} submit={{ onSubmit: verification.onSubmit }}>
+          <input type="hidden" name="email" value={verification.email} />
+          <input type="hidden" name="verificationid" value={verification.verificationId} />
+          <Text>{t('verification.confirm')}</Text>
+          <Button type="submit" fullWidth>
+            {t('verification.activate')}
+          </Button>
+        </PageForm>
+      )}
+      {status === ActivationStatus.ACTIVATING && (
         <Group role="status" gap="sm" wrap="nowrap">
           <Loader size="sm" aria-hidden />
           <Text>{t('verification.activating')}</Text>
@@ -50,7 +64,7 @@ export default function VerificationCompletePage() {
       {status === ActivationStatus.ERROR && (
         <Stack gap="lg">
           <ErrorMessage focusOnMount={isOutcomeAwaited}>
-            {t(errorKey ?? 'verification.error.default')}
+            {errorText(errorKey ?? 'verification.error.default', verification.retryAfterSeconds)}
           </ErrorMessage>
           <Anchor component={Link} to={resendLink}>
             {t('verification.requestNewEmail')}

@@ -239,7 +239,7 @@ describe('POST /api/cidaas-webhook/register-user', () => {
     expect(response.json()).toMatchObject({
       error: {
         code: 'registration_error',
-        error: expect.stringMatching(/at least 6 characters.*special character/),
+        error: expect.stringMatching(/6 to 39 characters.*special character/),
       },
     });
     expect(response.body).not.toContain('"password"');

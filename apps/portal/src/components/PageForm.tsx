@@ -1,0 +1,50 @@
+import { FORM_TOKEN_FIELD } from '@concierge/contracts';
+import { Stack } from '@mantine/core';
+import type { FormEvent, ReactNode } from 'react';
+import { useErrorText } from '../config/durations';
+import { useFormToken } from '../config/posted-form';
+import type { PortalFormState } from '../hooks/use-portal-form';
+import type { MessageKey } from '../i18n/translator';
+import { ErrorSummary } from './ErrorSummary';
+import { ErrorMessage } from './Feedback';
+
+interface PageFormProps {
+  form: PortalFormState;
+  /** The submit (hooks/use-submit.ts): its handler, and the call's refusal shown above the inputs. */
+  submit: {
+    onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+    error?: MessageKey | null;
+    isFailed?: boolean;
+    retryAfterSeconds?: number;
+  };
+  /** What goes with the refusal (a link to a way out). */
+  afterError?: ReactNode;
+  children: ReactNode;
+}
+
+/**
+ * A form of the portal's own server: posted to its page without the script (the server answers
+ * with the page and the outcome, routes/portal-forms.ts), sent as JSON with it. The page's token
+ * goes along so the server knows the post came from this page.
+ */
+export function PageForm({ form, submit, afterError, children }: PageFormProps) {
+  const token = useFormToken();
+  const errorText = useErrorText();
+  return (
+    <form ref={form.formRef} method="post" onSubmit={submit.onSubmit} noValidate>
+      <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />
+      <Stack gap="md">
+        <ErrorSummary summary={form.summary} />
+        {submit.error && (
+          <Stack gap="xs">
+            <ErrorMessage focusOnMount={submit.isFailed}>
+              {errorText(submit.error, submit.retryAfterSeconds)}
+            </ErrorMessage>
+            {afterError}
+          </Stack>
+        )}
+        {children}
+      </Stack>
+    </form>
+  );
+}
