@@ -321,9 +321,14 @@ test('signs in by keyboard alone, the focus visible at every stop, also on an in
   await expect(password).toHaveAttribute('type', 'password');
   await expect(toggle).toHaveAttribute('aria-pressed', 'false');
 
-  // sent empty: the first invalid field takes the focus, and shows it next to its red border
+  // sent empty: the error summary takes the focus; its first link leads to the first invalid field,
+  // which shows its focus next to its red border
   await tab(page);
   await expect(submit).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.error-summary')).toBeFocused();
+  expect(await focusIndicator(page), 'the focus on the error summary').not.toBeNull();
+  await tab(page);
   await page.keyboard.press('Enter');
   await expect(email).toBeFocused();
   await expect(email).toHaveAttribute('aria-invalid', 'true');
@@ -358,6 +363,9 @@ test('asks for a password reset by keyboard alone, the focus visible at every st
   const email = page.locator('input[name="email"]');
   await tabTo(page, submit);
   await page.keyboard.press('Space');
+  await expect(page.locator('.error-summary')).toBeFocused();
+  await tab(page);
+  await page.keyboard.press('Enter');
   await expect(email).toBeFocused();
   await expect(email).toHaveAttribute('aria-invalid', 'true');
   expect(await focusIndicator(page), 'the focus on the invalid e-mail field').not.toBeNull();
