@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { expectNoAxeViolationsWithoutScript } from './support/accessibility';
 import { createRegistrationCode } from './support/admin';
 import { authorizationUrl } from './support/flows';
 import { linkFromLatestMail } from './support/mail';
@@ -60,6 +61,7 @@ for (const [locale, language] of LANGUAGES) {
       const email = uniqueEmail(`nojs-${language}`);
       await page.goto(`${urls.portal}/register?subdomain=demo&registrationcode=${code}`);
       await expect(page.locator('html')).toHaveAttribute('lang', language);
+      await expectNoAxeViolationsWithoutScript(page, `/register (${language}, no JavaScript)`);
       await page.locator('input[name="email"]').fill(email);
       await page.locator('input[name="new-password"]').fill(PASSWORD);
       await page.locator('input[name="new-password-confirmation"]').fill('Balkon-Blume8!');
@@ -73,10 +75,12 @@ for (const [locale, language] of LANGUAGES) {
       await expect(page.locator('input[name="email"]')).toHaveValue(email);
       await expect(page.locator('input[name="registrationcode"]')).toHaveValue(code);
       await expect(page.locator('input[name="new-password"]')).toHaveValue('');
+      await expectNoAxeViolationsWithoutScript(page, `/register refused (${language}, no JavaScript)`);
       await page.locator('input[name="new-password"]').fill(PASSWORD);
       await page.locator('input[name="new-password-confirmation"]').fill(PASSWORD);
       await submit(page);
       await expect(page.getByRole('status')).toContainText(email);
+      await expectNoAxeViolationsWithoutScript(page, `/register sent (${language}, no JavaScript)`);
       const first = await linkFromLatestMail(email, '/verification-complete');
 
       // The success page's link to ask for the e-mail again, with the address filled in.
@@ -85,6 +89,10 @@ for (const [locale, language] of LANGUAGES) {
       await page.locator('input[name="email"]').fill('');
       await submit(page);
       await expectErrorSummary(page, language, 'email');
+      await expectNoAxeViolationsWithoutScript(
+        page,
+        `/resend-account-activation-email refused (${language}, no JavaScript)`,
+      );
       await page.locator('input[name="email"]').fill(email);
       await submit(page);
       await expect(page.getByRole('status')).toBeFocused();
@@ -99,8 +107,13 @@ for (const [locale, language] of LANGUAGES) {
       await page.goto(link.href);
       // Opening the link activates nothing; its button does.
       await expect(page.getByRole('status')).toHaveCount(0);
+      await expectNoAxeViolationsWithoutScript(page, `/verification-complete (${language}, no JavaScript)`);
       await submit(page);
       await expect(page.getByRole('status')).toBeFocused();
+      await expectNoAxeViolationsWithoutScript(
+        page,
+        `/verification-complete activated (${language}, no JavaScript)`,
+      );
 
       await signIn(page, email, PASSWORD);
     });
@@ -116,23 +129,37 @@ for (const [locale, language] of LANGUAGES) {
         await page.waitForURL((url) => url.searchParams.get('error') === 'invalid_username_password');
         await expect(page.getByRole('alert')).toBeVisible();
       }
+      await expectNoAxeViolationsWithoutScript(
+        page,
+        `/login after a wrong password (${language}, no JavaScript)`,
+      );
       await page.locator('a[href^="/password-reset-init"]').click();
       await page.waitForURL((url) => url.pathname === '/password-reset-init');
       await page.locator('input[name="email"]').fill('not an address');
       await submit(page);
       await expectErrorSummary(page, language, 'email');
+      await expectNoAxeViolationsWithoutScript(
+        page,
+        `/password-reset-init refused (${language}, no JavaScript)`,
+      );
       await page.locator('input[name="email"]').fill(user.email);
       await submit(page);
       await expect(page.getByRole('status')).toBeVisible();
+      await expectNoAxeViolationsWithoutScript(
+        page,
+        `/password-reset-init sent (${language}, no JavaScript)`,
+      );
 
       const { link } = await linkFromLatestMail(user.email, '/password-set');
       await page.goto(link.href);
       await submit(page);
       await expectErrorSummary(page, language, 'new-password');
+      await expectNoAxeViolationsWithoutScript(page, `/password-set refused (${language}, no JavaScript)`);
       await page.locator('input[name="new-password"]').fill(PASSWORD);
       await page.locator('input[name="new-password-confirmation"]').fill(PASSWORD);
       await submit(page);
       await page.waitForURL((url) => url.pathname === '/password-set-success');
+      await expectNoAxeViolationsWithoutScript(page, `/password-set-success (${language}, no JavaScript)`);
 
       await signIn(page, user.email, PASSWORD);
     });

@@ -61,6 +61,30 @@ export async function expectNoAxeViolations(page: Page, where: string) {
 }
 
 /**
+ * axe on a page whose JavaScript is off (issue 25): such a page runs no script, axe included, so
+ * its document as it is now — scripts taken out — is checked in a page of the same origin that runs
+ * them (its stylesheets and images load from the portal as in the original).
+ */
+export async function expectNoAxeViolationsWithoutScript(page: Page, where: string) {
+  const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, '');
+  const browser = page.context().browser()!;
+  // JavaScript on explicitly: a page made in a test takes the test's options, JavaScript off included.
+  const checker = await browser.newPage({ javaScriptEnabled: true });
+  try {
+    // The same address answers with that document; everything else it loads comes from the portal.
+    const address = page.url();
+    await checker.route(
+      (url) => url.href === address,
+      (route) => route.fulfill({ body: html, contentType: 'text/html; charset=utf-8' }),
+    );
+    await checker.goto(address);
+    await expectNoAxeViolations(checker, where);
+  } finally {
+    await checker.close();
+  }
+}
+
+/**
  * WCAG 1.4.10 and 1.4.4: what does not fit. The page must not scroll sideways, and no button,
  * label, title, link, message or text may be cut off (its content wider or taller than its box
  * where the box clips, an ellipsis in effect) or run out of the window. Gives one line per offender.
