@@ -1,21 +1,23 @@
 import {
   axeViolations,
-  expectNoAxeViolations,
   focusedElement,
   focusIndicator,
   overflowProblems,
   setTextSize,
 } from './support/accessibility';
 import { createInvitation, createRegistrationCode } from './support/admin';
+import { renderEveryMail } from './support/every-mail';
 import { expectSignedIn } from './support/flows';
 import { linkFromLatestMail } from './support/mail';
 import { demoTenants } from './support/tenants';
-import { expect, type Page, test } from './support/test';
+import { expect, type Locator, type Page, test } from './support/test';
 import { urls } from './support/urls';
 import { DEMO_USER, uniqueEmail } from './support/users';
 
 // Issue 12, "Seen and operable": WCAG 2.2 AA on every screen of spec §2, in every language — axe,
 // reflow at 320 px and 200 % text, the keyboard alone, and the sign-in above the fold on a phone.
+// Issue 25, the gallery: every screen state the walks reach is also compared with its picture in
+// e2e/gallery/ (README, "Tests": how to renew them after an intended change).
 
 test.describe.configure({ mode: 'parallel' });
 // A trace of a hundred page states slows the run more than it helps; the messages say what and where.
@@ -32,9 +34,38 @@ interface ScreenState {
   reach: (page: Page) => Promise<void>;
   /** Puts the page back (a dialog closed) after the checks. */
   leave?: (page: Page) => Promise<void>;
+  /** The page's main state, reached from any page: the one every tenant's brand is checked in. */
+  isMain?: boolean;
+  /** What differs from run to run (an e-mail address, a code): masked in the gallery's picture. */
+  varying?: (page: Page) => Locator[];
+  /** A modal dialog is open: its picture is the view (a whole page would be laid out around it). */
+  isModal?: boolean;
 }
 
 const portal = (path: string) => `${urls.portal}${path}`;
+
+/**
+ * The gallery (issue 25): the page in the state as it is now, whole, against its picture
+ * e2e/gallery/<folder>/<state>.png (the comparison's options are in playwright.config.ts). Soft: a
+ * walk goes on and shows every changed picture.
+ */
+async function expectInGallery(page: Page, folder: string, state: ScreenState) {
+  // no hover left from a click; every font and image there
+  await page.mouse.move(0, 0);
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    await Promise.all(Array.from(document.images, (image) => image.decode().catch(() => undefined)));
+  });
+  // '/register with validation errors' → register-with-validation-errors.png
+  const file = `${state.name
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase()}.png`;
+  await expect.soft(page).toHaveScreenshot([folder, file], {
+    fullPage: !state.isModal,
+    mask: state.varying?.(page) ?? [],
+  });
+}
 
 /** Loads a page and waits until React has hydrated it (no waiting for the network to go quiet). */
 async function open(page: Page, path: string) {
@@ -43,13 +74,12 @@ async function open(page: Page, path: string) {
 }
 
 async function waitForHydration(page: Page) {
+  // The page's own part hydrates after the root (its chunk, inside a Suspense boundary): its <main>
+  // is React's once React has taken it over.
   await page.waitForFunction(() => {
-    const root = document.getElementById('root');
-    return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer'));
+    const main = document.querySelector('main');
+    return main !== null && Object.keys(main).some((key) => key.startsWith('__reactFiber'));
   });
-  // the forms' submit buttons are enabled by the hydrated page
-  const submit = page.locator('form button[type="submit"]');
-  if ((await submit.count()) > 0) await expect(submit).toBeEnabled();
 }
 
 /** Submits the page's form as it is (empty: every field's message shows). */
@@ -78,32 +108,46 @@ function early<T>(start: () => Promise<T>): Promise<T> {
   return promise;
 }
 
-function screenStates(language: string): ScreenState[] {
+/**
+ * Every state of every screen in a language, in the order a walk reaches them; with `onlyMain`, each
+ * page's main state alone, in a tenant's brand (/verification-complete's is its invalid link: its
+ * success needs a registration, and shows no more of the brand).
+ */
+function screenStates(language: string, { subdomain = 'demo', onlyMain = false } = {}): ScreenState[] {
+  const query = `subdomain=${subdomain}`;
   const invited = uniqueEmail('a11y-invited');
-  const invitationMail = early(async () => {
-    await createInvitation(invited, 'demo', language.slice(0, 2));
-    return linkFromLatestMail(invited, '/register');
-  });
+  const invitationMail = onlyMain
+    ? undefined
+    : early(async () => {
+        await createInvitation(invited, subdomain, language.slice(0, 2));
+        return linkFromLatestMail(invited, '/register');
+      });
   let verificationMail: ReturnType<typeof linkFromLatestMail> = Promise.reject(
     new Error('not registered yet'),
   );
   verificationMail.catch(() => {});
-  return [
-    { name: '/login', reach: (page) => open(page, '/login?subdomain=demo') },
+  let registered = '';
+  let invitationCode = '';
+  const codeField = (page: Page) => [page.locator('input[name="registrationcode"]')];
+  const states: ScreenState[] = [
+    { name: '/login', reach: (page) => open(page, `/login?${query}`) },
     { name: '/login with validation errors', reach: submitEmpty },
     {
       name: '/login after a wrong password',
+      isMain: true,
       reach: async (page) => {
-        await open(page, '/login?subdomain=demo&error=invalid_username_password');
+        await open(page, `/login?${query}&error=invalid_username_password`);
         await expect(page.getByRole('alert')).toBeFocused();
       },
     },
     {
       name: '/register with a code',
+      isMain: true,
       reach: async (page) =>
-        open(page, `/register?subdomain=demo&registrationcode=${await createRegistrationCode()}`),
+        open(page, `/register?${query}&registrationcode=${await createRegistrationCode(subdomain)}`),
+      varying: codeField,
     },
-    { name: '/register with validation errors', reach: submitEmpty },
+    { name: '/register with validation errors', reach: submitEmpty, varying: codeField },
     {
       name: '/register with the terms dialog open',
       reach: async (page) => {
@@ -114,31 +158,39 @@ function screenStates(language: string): ScreenState[] {
         await page.keyboard.press('Escape');
         await expect(page.getByRole('dialog')).toBeHidden();
       },
+      // on the phone the dialog covers the whole view, the code too
+      isModal: true,
     },
     {
       name: '/register registered',
       reach: async (page) => {
-        const email = await register(page, await createRegistrationCode());
+        registered = await register(page, await createRegistrationCode());
         // the activation e-mail is fetched later, once it has surely arrived
-        verificationMail = early(() => linkFromLatestMail(email, '/verification-complete'));
+        verificationMail = early(() => linkFromLatestMail(registered, '/verification-complete'));
       },
+      varying: (page) => [page.getByText(registered)],
     },
     {
       name: '/register with an error from the provider',
-      reach: (page) => open(page, '/register?subdomain=demo&error=registration_error'),
+      reach: (page) => open(page, `/register?${query}&error=registration_error`),
     },
-    { name: '/password-reset-init', reach: (page) => open(page, '/password-reset-init?subdomain=demo') },
+    {
+      name: '/password-reset-init',
+      isMain: true,
+      reach: (page) => open(page, `/password-reset-init?${query}`),
+    },
     { name: '/password-reset-init with validation errors', reach: submitEmpty },
     {
       name: '/password-reset-init with an error from the provider',
       reach: async (page) => {
-        await open(page, '/password-reset-init?subdomain=demo&error=default');
+        await open(page, `/password-reset-init?${query}&error=default`);
         await expect(page.getByRole('alert')).toBeVisible();
       },
     },
     {
       name: '/password-set',
-      reach: (page) => open(page, '/password-set?subdomain=demo&requestId=r-1&exchangeid=x-1&rprq=p-1'),
+      isMain: true,
+      reach: (page) => open(page, `/password-set?${query}&requestId=r-1&exchangeid=x-1&rprq=p-1`),
     },
     { name: '/password-set with validation errors', reach: submitEmpty },
     {
@@ -153,23 +205,29 @@ function screenStates(language: string): ScreenState[] {
     {
       name: '/password-set with a parameter missing',
       reach: async (page) => {
-        await open(page, '/password-set?subdomain=demo&requestId=r-1&rprq=p-1');
+        await open(page, `/password-set?${query}&requestId=r-1&rprq=p-1`);
         await expect(page.getByRole('alert')).toBeVisible();
       },
     },
-    { name: '/password-set-success', reach: (page) => open(page, '/password-set-success?subdomain=demo') },
+    {
+      name: '/password-set-success',
+      isMain: true,
+      reach: (page) => open(page, `/password-set-success?${query}`),
+    },
     {
       name: '/resend-account-activation-email',
-      reach: (page) =>
-        open(page, '/resend-account-activation-email?subdomain=demo&reason=email_not_verified'),
+      isMain: true,
+      reach: (page) => open(page, `/resend-account-activation-email?${query}&reason=email_not_verified`),
     },
     { name: '/resend-account-activation-email with validation errors', reach: submitEmpty },
     {
       name: '/register as an invitation',
       reach: async (page) => {
-        const { link } = await invitationMail;
+        const { link } = await invitationMail!;
+        invitationCode = link.searchParams.get('registrationcode') ?? '';
         await open(page, `${link.pathname}${link.search}`);
       },
+      varying: (page) => [page.getByText(invited), page.getByText(invitationCode)],
     },
     {
       name: '/verification-complete activated',
@@ -181,18 +239,23 @@ function screenStates(language: string): ScreenState[] {
     },
     {
       name: '/verification-complete with an invalid link',
+      isMain: true,
       reach: async (page) => {
-        await open(page, '/verification-complete?subdomain=demo&email=niemand%40example.ch&verificationid=x');
+        await open(page, `/verification-complete?${query}&email=niemand%40example.ch&verificationid=x`);
         await expect(page.getByRole('alert')).toBeVisible();
       },
     },
-    { name: 'the 404 page', reach: (page) => open(page, '/no-such-page?subdomain=demo') },
+    { name: 'the 404 page', isMain: true, reach: (page) => open(page, `/no-such-page?${query}`) },
   ];
+  return onlyMain ? states.filter((state) => state.isMain) : states;
 }
+
+/** The states pictured at the desktop too (in French): the frame all pages share, card, background, logo. */
+const AT_THE_DESKTOP = new Set(['/login after a wrong password', '/register with a code']);
 
 test.describe('every screen', () => {
   for (const locale of LOCALES) {
-    test(`every screen in ${locale}: no axe violations, nothing cut off at 320 px or 200 % text`, async ({
+    test(`every screen in ${locale}: no axe violations, nothing cut off at 320 px or 200 % text, as in the gallery`, async ({
       browser,
     }) => {
       test.setTimeout(90_000);
@@ -204,17 +267,19 @@ test.describe('every screen', () => {
         await test.step(state.name, async () => {
           await state.reach(page);
           violations.push(...(await axeViolations(page)).map((line) => `${state.name}: ${line}`));
+          if (locale === 'fr-CH' && AT_THE_DESKTOP.has(state.name)) {
+            await expectInGallery(page, 'fr-CH-desktop', state);
+          }
           // 320 px (1.4.10), and 200 % text on top of it (1.4.4): what fits there fits on any wider screen
           await page.setViewportSize(PHONE);
-          for (const [label, percent] of [
-            ['320 px', 100],
-            ['320 px, 200 % text', 200],
-          ] as const) {
-            await setTextSize(page, percent);
+          const cutOff = async (label: string) =>
             overflows.push(
               ...(await overflowProblems(page)).map((line) => `${state.name} at ${label}: ${line}`),
             );
-          }
+          await cutOff('320 px');
+          await expectInGallery(page, locale, state);
+          await setTextSize(page, 200);
+          await cutOff('320 px, 200 % text');
           await setTextSize(page, 100);
           await page.setViewportSize(DESKTOP);
           await state.leave?.(page);
@@ -226,21 +291,35 @@ test.describe('every screen', () => {
     });
   }
 
-  test('every tenant’s sign-in page with an error: no axe violations, nothing cut off at 320 px', async ({
-    browser,
-  }) => {
-    test.setTimeout(60_000);
-    const context = await browser.newContext({ locale: 'fr-CH', viewport: PHONE });
-    const page = await context.newPage();
-    for (const tenant of demoTenants) {
-      // with an error: everything of the plain page and the message
-      const path = `/login?subdomain=${tenant.subdomain}&error=invalid_username_password`;
-      await open(page, path);
-      await expectNoAxeViolations(page, path);
-      expect(await overflowProblems(page), tenant.subdomain).toEqual([]);
-    }
-    await context.close();
-  });
+  // the demo brand is walked above, in every language
+  for (const { subdomain } of demoTenants.filter((tenant) => tenant.subdomain !== 'demo')) {
+    test(`every page in ${subdomain}’s brand: no axe violations, nothing cut off at 320 px, as in the gallery`, async ({
+      browser,
+    }) => {
+      const context = await browser.newContext({ locale: 'fr-CH', viewport: PHONE });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      for (const state of screenStates('fr-CH', { subdomain, onlyMain: true })) {
+        await test.step(state.name, async () => {
+          await state.reach(page);
+          problems.push(...(await axeViolations(page)).map((line) => `${state.name}: ${line}`));
+          problems.push(...(await overflowProblems(page)).map((line) => `${state.name}: ${line}`));
+          await expectInGallery(page, `fr-CH-${subdomain}`, state);
+        });
+      }
+      await context.close();
+      expect(problems, 'axe violations, cut off or scrolling sideways').toEqual([]);
+    });
+  }
+});
+
+test('every e-mail of both apps, in every language and brand: no axe violations', async ({ page }) => {
+  const violations: string[] = [];
+  for (const mail of await renderEveryMail(urls.portal)) {
+    await page.setContent(mail.html);
+    violations.push(...(await axeViolations(page)).map((line) => `${mail.name}: ${line}`));
+  }
+  expect(violations, 'axe violations').toEqual([]);
 });
 
 test('the page as the server sends it says "error" in its title while it shows one, and the tenant, in every language', async ({

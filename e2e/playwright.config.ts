@@ -16,10 +16,29 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   globalSetup: './global-setup.ts',
   outputDir: '../test-results/e2e',
+  // The gallery (accessibility.spec.ts): one picture per page state, e2e/gallery/<folder>/<state>.png.
+  snapshotPathTemplate: '{testDir}/gallery/{arg}{ext}',
+  // A missing picture is written and fails its test, which is not tried again (a retry would compare
+  // with what the first try wrote, and pass). Never 'missing': that writes and passes. The command
+  // line's --update-snapshots renews the pictures (README, "Tests").
+  updateSnapshots: 'default',
   // A walk through several pages with the provider and mails takes 5–15 s on this 2-core machine; on
   // a machine busy with other work (issue 11: two other processes on both cores) twice as long.
   timeout: 60_000,
-  expect: { timeout: 10_000 },
+  expect: {
+    timeout: 10_000,
+    // The gallery's comparison: pictures at CSS pixels, still, without a caret (the viewport and the
+    // masks are the walks'). Two whole runs here gave the same pixels, every one; the tolerance leaves
+    // 10 pixels that moved more than 5 % in colour, and fails on a changed character (20 pixels,
+    // "?" → "!") or brand shade (#1864ab → #1971c2: 1,400–20,000 pixels a picture).
+    toHaveScreenshot: {
+      animations: 'disabled',
+      caret: 'hide',
+      scale: 'css',
+      threshold: 0.05,
+      maxDiffPixels: 10,
+    },
+  },
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   reporter: [['list'], ['json']],

@@ -1,7 +1,7 @@
 import { type BrowserContext, test as base, type Page } from '@playwright/test';
 import { urls } from './urls';
 
-export { expect, type Page } from '@playwright/test';
+export { expect, type Locator, type Page } from '@playwright/test';
 
 /** A browser context kept for a worker's tests with the same options, and the page that keeps it warm. */
 interface KeptContext {

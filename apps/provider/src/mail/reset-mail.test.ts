@@ -77,6 +77,13 @@ describe('reset e-mail', () => {
     );
   });
 
+  it('spells the link out in the brand colour only where it reads on white (4.5:1)', () => {
+    expect(renderResetMail({ ...input, brandColor: '#1864ab' }).html).toContain('style="color:#1864ab;');
+    for (const brandColor of ['#f59f00', '#2b8a3e']) {
+      expect(renderResetMail({ ...input, brandColor }).html).toContain('style="color:#1f2933;');
+    }
+  });
+
   it('writes French typography in the text part too: a no-break space before the colon', () => {
     const mail = renderResetMail({ ...input, language: 'fr' });
     expect(mail.text).toContain(`Définir un nouveau mot de passe\u00a0:\n${input.link}`);

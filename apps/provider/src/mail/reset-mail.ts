@@ -1,4 +1,5 @@
 import {
+  contrastRatio,
   fillPlaceholders,
   formatLifetime,
   type Language,
@@ -20,6 +21,9 @@ export interface ResetMailInput {
   /** How long the link works (RESET_LINK_LIFETIME_MINUTES): the e-mail says it. */
   lifetimeMinutes: number;
 }
+
+/** WCAG 1.4.3: small text on the white card. */
+const AA_NORMAL_TEXT = 4.5;
 
 /** The password-reset e-mail with its HTML and text parts in the user's language. */
 export function renderResetMail(input: ResetMailInput): MailMessage {
@@ -43,7 +47,8 @@ export function renderResetMail(input: ResetMailInput): MailMessage {
       paragraphs: [text(reset.body), text(reset.unlockNote)],
       button: { label: text(reset.button), href: input.link },
       linkHint: text(reset.linkHint),
-      linkColor: color,
+      // the spelled-out link in the brand's colour where it reads on white, else in the text's
+      linkColor: contrastRatio(color, '#ffffff') >= AA_NORMAL_TEXT ? color : undefined,
       notes: [text(reset.expiry), text(reset.ignore)],
       footer: text(common.footer),
     }),
