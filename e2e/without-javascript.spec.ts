@@ -166,6 +166,20 @@ for (const [locale, language] of LANGUAGES) {
   });
 }
 
+test('the pages no journey above passes through have no axe violations either', async ({ page }) => {
+  for (const path of [
+    '/login?subdomain=demo',
+    '/login?subdomain=demo&error=invalid_username_password',
+    '/register?subdomain=lacleman&lang=fr',
+    '/password-set?subdomain=demo&requestId=r',
+    '/verification-complete?subdomain=demo&email=anna%40example.ch',
+    '/no-such-page?subdomain=it2',
+  ]) {
+    await page.goto(`${urls.portal}${path}`);
+    await expectNoAxeViolationsWithoutScript(page, `${path} (no JavaScript)`);
+  }
+});
+
 test('another site’s form post changes nothing and is refused', async ({ page }) => {
   const code = await createRegistrationCode();
   // A page of another origin (the provider's) that posts a registration to the portal.
