@@ -1,11 +1,10 @@
-import { FIELD, listedSpecialCharacters } from '@concierge/contracts';
 import { Anchor, Button, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { Layout } from '../../app/Layout';
 import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { PageForm } from '../../components/PageForm';
-import { PasswordField } from '../../components/PasswordField';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
 import { useTranslation } from '../../i18n/use-translation';
 import { RESET_LINK_PARAMETERS, usePasswordSet } from './use-password-set';
@@ -55,21 +54,7 @@ export default function PasswordSetPage() {
           {email && (
             <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
           )}
-          <PasswordField
-            {...form.inputProps(FIELD.newPassword)}
-            label={t('password_reset.reset.newPassword')}
-            description={t('password_reset.reset.passwordRules', { specials: listedSpecialCharacters() })}
-            autoComplete="new-password"
-            required
-            disabled={disabled}
-          />
-          <PasswordField
-            {...form.inputProps(FIELD.confirmation)}
-            label={t('password_reset.reset.newPasswordConfirmation')}
-            autoComplete="new-password"
-            required
-            disabled={disabled}
-          />
+          <NewPasswordFields form={form} texts="password_reset.reset" disabled={disabled} />
           <Button type="submit" fullWidth loading={disabled}>
             {disabled ? t('password_reset.reset.submitting') : t('password_reset.reset.submit')}
           </Button>

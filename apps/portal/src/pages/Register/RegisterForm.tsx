@@ -1,8 +1,8 @@
-import { FIELD, listedSpecialCharacters } from '@concierge/contracts';
+import { FIELD } from '@concierge/contracts';
 import { Anchor, Button, Checkbox, Text, TextInput } from '@mantine/core';
 import { useRef, useState } from 'react';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { PageForm } from '../../components/PageForm';
-import { PasswordField } from '../../components/PasswordField';
 import { ReadOnlyField } from '../../components/ReadOnlyField';
 import { TermsOfUseModal, TermsOfUseSections } from '../../components/TermsOfUse/TermsOfUseModal';
 import { useHydrated } from '../../hooks/use-hydrated';
@@ -49,21 +49,7 @@ export function RegisterForm({ register }: { register: ReturnType<typeof useRegi
             disabled={disabled}
           />
         )}
-        <PasswordField
-          {...form.inputProps(FIELD.newPassword)}
-          label={t('register.newPassword')}
-          description={t('register.passwordRules', { specials: listedSpecialCharacters() })}
-          autoComplete="new-password"
-          required
-          disabled={disabled}
-        />
-        <PasswordField
-          {...form.inputProps(FIELD.confirmation)}
-          label={t('register.newPasswordConfirmation')}
-          autoComplete="new-password"
-          required
-          disabled={disabled}
-        />
+        <NewPasswordFields form={form} texts="register" disabled={disabled} />
         {register.isCodeReadOnly ? (
           <>
             <ReadOnlyField label={t('register.registrationCode')} value={defaults.registrationCode} />
