@@ -76,7 +76,6 @@ export const REGISTRATION_ERROR_CODES = [
   'invitation_withdrawn',
   'too_many_requests',
 ] as const;
-export type RegistrationErrorCode = (typeof REGISTRATION_ERROR_CODES)[number];
 
 export const VERIFICATION_ERROR_CODES = [
   'already_activated',

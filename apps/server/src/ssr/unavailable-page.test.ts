@@ -49,6 +49,17 @@ describe('while the database cannot be reached', () => {
     expect(response.body).not.toContain('<script');
   });
 
+  it('answers a form sent without JavaScript with the same page', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/register?subdomain=it2',
+      headers: { accept: 'text/html' },
+    });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.body).toContain('href="/register?subdomain=it2"');
+  });
+
   it('keeps the retry link on this site', async () => {
     const response = await app.inject({ url: '//evil.example/login', headers: { accept: 'text/html' } });
     expect(response.body).toContain('href="/evil.example/login"');

@@ -37,13 +37,15 @@ const TEXTS: Record<Language, UnavailableTexts> = {
   },
 };
 
-export function unavailableTexts(language: Language): UnavailableTexts {
-  return TEXTS[language];
-}
-
-/** A browser asking for a page (the not-found handler and the 503 answer ask the same). */
+/**
+ * A browser asking for a page, or sending a page's form without JavaScript (issue 25): it shows
+ * what it gets (the not-found handler and the 503 answer ask the same).
+ */
 export function wantsPage(request: FastifyRequest): boolean {
-  return request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
+  return (
+    (request.method === 'GET' || request.method === 'POST') &&
+    (request.headers.accept ?? '').includes('text/html')
+  );
 }
 
 /**
