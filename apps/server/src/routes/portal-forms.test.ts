@@ -169,6 +169,35 @@ describe('forms without JavaScript', () => {
     expect(later.statusCode).toBe(200);
   });
 
+  it('answers hostile form bodies with a 4xx and changes nothing', async () => {
+    const { visitor } = await open('/register?subdomain=demo');
+    const code = await insertCode(server.db);
+    const form = (changes: Record<string, string>) =>
+      new URLSearchParams({
+        ...registration(uniqueEmail(), code),
+        _csrf: visitor.token,
+        ...changes,
+      }).toString();
+    for (const payload of [
+      form({ email: 'a\u0000b@example.ch' }),
+      `${form({})}&email=second%40example.ch`,
+      `${form({})}&registrationcode=x`,
+      form({ clientid: 'x'.repeat(9000) }),
+      '%%%&&==',
+    ]) {
+      const response = await server.app.inject({
+        method: 'POST',
+        url: '/register?subdomain=demo',
+        remoteAddress: nextIp(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: visitor.cookie },
+        payload,
+      });
+      expect(response.statusCode, payload.slice(0, 80)).toBeGreaterThanOrEqual(400);
+      expect(response.statusCode, payload.slice(0, 80)).toBeLessThan(500);
+    }
+    expect((await codeRow(server.db, code))?.used_at ?? null).toBeNull();
+  });
+
   it('answers resend and reset the same for every address, without JavaScript', async () => {
     for (const [path, text] of [
       ['/resend-account-activation-email?subdomain=demo', 'Aktivierungs'],

@@ -103,7 +103,10 @@ function kept(form: PortalForm, values: Record<string, string>): Record<string, 
   return Object.fromEntries(form.kept.flatMap((name) => (values[name] ? [[name, values[name]]] : [])));
 }
 
-/** The posted inputs, each as one string (the first, when a name came twice), at most 1,000 characters. */
+/**
+ * The posted inputs, each as one string of at most 1,000 characters. A name sent twice (no form of
+ * ours does that) counts as not sent: its check or the call refuses it, and nothing is done.
+ */
 function valuesOf(body: unknown): Record<string, string> {
   const values: Record<string, string> = Object.create(null);
   if (typeof body !== 'object' || body === null) return values;
@@ -111,8 +114,7 @@ function valuesOf(body: unknown): Record<string, string> {
     values,
     Object.fromEntries(
       Object.entries(body).flatMap(([name, value]) => {
-        const first = Array.isArray(value) ? value[0] : value;
-        return typeof first === 'string' ? [[name, first.slice(0, 1000)]] : [];
+        return typeof value === 'string' ? [[name, value.slice(0, 1000)]] : [];
       }),
     ),
   );
