@@ -22,6 +22,7 @@ import { measureLoginBesideWaiters } from './counter-waiters.mjs';
 import { load, warmUp } from './load.mjs';
 import { treeMemory } from './memory.mjs';
 import { measurePageSpeed } from './page-speed.mjs';
+import { BENCH_REQUEST_ID } from './provider-stand-in.mjs';
 import { format, printReport, writeJson } from './report.mjs';
 import { memoryOf, SERVER_ENV, startServer } from './server.mjs';
 import { arrivalAtLogin, measureRoundTrips, measureSignInThroughput } from './sign-in.mjs';
@@ -34,7 +35,7 @@ if (ONLY !== undefined && ONLY !== 'protection') {
   process.exit(2);
 }
 const resultsFile = join(root, `bench/results/${ONLY === 'protection' ? 'protection' : 'latest'}.json`);
-const LOGIN_PATH = '/login?requestId=bench&subdomain=demo';
+const LOGIN_PATH = `/login?requestId=${BENCH_REQUEST_ID}&subdomain=demo`;
 // The product's main audience; also exercises the language negotiation on every request.
 const LANGUAGE = { 'accept-language': 'de-CH' };
 /** The /login load the "after load" memory figure is taken after (issue "light embedded product"). */

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeArguments } from '../scripts/build-node-apps.mjs';
 import { startEmbeddedPostgres } from '../scripts/embedded-postgres.mjs';
+import { startProviderStandIn } from './provider-stand-in.mjs';
 
 const READY_TIMEOUT_MS = 60_000;
 
@@ -74,11 +75,19 @@ export async function startServer(root, env = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'concierge-bench-'));
   const postgres = await startEmbeddedPostgres({ dataDir, port: await freePort(), persistent: false });
+  const provider = await startProviderStandIn();
   const origin = `http://127.0.0.1:${port}`;
   const spawned = performance.now();
   const child = spawn(process.execPath, nodeArguments('server'), {
     cwd: root,
-    env: { ...process.env, ...SERVER_ENV, ...env, PORT: String(port), DATABASE_URL: postgres.url },
+    env: {
+      ...process.env,
+      ...SERVER_ENV,
+      PROVIDER_URL: provider.url,
+      ...env,
+      PORT: String(port),
+      DATABASE_URL: postgres.url,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Keep only the end of the output: it is there to explain a failed start, and an unread pipe
@@ -102,6 +111,7 @@ export async function startServer(root, env = {}) {
       clearTimeout(timer);
     }
     await postgres.stop();
+    await provider.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
 

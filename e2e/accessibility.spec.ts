@@ -7,7 +7,7 @@ import {
 } from './support/accessibility';
 import { createInvitation, createRegistrationCode } from './support/admin';
 import { renderEveryMail } from './support/every-mail';
-import { expectSignedIn } from './support/flows';
+import { expectSignedIn, waitForHydration } from './support/flows';
 import { linkFromLatestMail } from './support/mail';
 import { demoTenants } from './support/tenants';
 import { expect, type Locator, type Page, test } from './support/test';
@@ -71,15 +71,6 @@ async function expectInGallery(page: Page, folder: string, state: ScreenState) {
 async function open(page: Page, path: string) {
   await page.goto(portal(path));
   await waitForHydration(page);
-}
-
-async function waitForHydration(page: Page) {
-  // The page's own part hydrates after the root (its chunk, inside a Suspense boundary): its <main>
-  // is React's once React has taken it over.
-  await page.waitForFunction(() => {
-    const main = document.querySelector('main');
-    return main !== null && Object.keys(main).some((key) => key.startsWith('__reactFiber'));
-  });
 }
 
 /** Submits the page's form as it is (empty: every field's message shows). */

@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freeClusterPorts, startCluster } from '../scripts/cluster.mjs';
+import { freePort } from '../scripts/free-port.mjs';
 import { freePorts, startStack } from '../scripts/stack.mjs';
 import { ADMIN_CLIENT_SECRET, ROLES_CLIENT_ID, SERVER_ADMIN_TOKEN } from './support/users';
 
@@ -35,15 +36,18 @@ export default async function globalSetup() {
     ],
   };
   const isCluster = process.env.E2E_CLUSTER === '1';
+  // The provider outage's server (e2e/provider-outage.spec.ts) runs beside the one stack's server.
+  const providerAwayPort = await freePort();
   const stack = isCluster
     ? await startCluster({ ...options, ports: await freeClusterPorts() })
-    : await startStack({ ...options, ports: await freePorts() });
+    : await startStack({ ...options, ports: await freePorts(), providerAwayPort });
   if (isCluster)
     console.log(`Browser tests through nginx at ${stack.urls.portal}, three server instances behind it`);
   process.env.E2E_PORTAL_URL = stack.urls.portal;
   process.env.E2E_PROVIDER_URL = stack.urls.provider;
   process.env.E2E_PROPERTY_PORTAL_URL = stack.urls.propertyPortal;
   process.env.E2E_MAIL_URL = stack.urls.mail;
+  if (!isCluster) process.env.E2E_PROVIDER_AWAY_URL = `http://localhost:${providerAwayPort}`;
   return async () => {
     await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -78,21 +78,6 @@ test('/login opened without a request id gets a fresh one and signs the tenant i
   await expectSignedIn(page, DEMO_USER.email);
 });
 
-test('without a fresh request id the browser goes to the customer portal’s /login', async ({ page }) => {
-  const visited: string[] = [];
-  page.on('request', (request) => {
-    if (request.isNavigationRequest()) visited.push(request.url());
-  });
-  // The provider cannot hand out a request id (it is down for this page).
-  await page.route('**/authz-srv/authrequest/authz/generate', (route) => route.abort());
-  await page.goto(`${urls.portal}/login?subdomain=demo`);
-  // …so the portal sends the visitor to the customer's own /login, which starts a normal sign-in.
-  await page.waitForURL(
-    (url) => url.href.startsWith(`${urls.portal}/login?`) && url.searchParams.has('requestId'),
-  );
-  expect(visited).toContain(`${urls.propertyPortal}/login`);
-});
-
 test('silent renew gives the relying party a new access token', async ({ page }) => {
   await startSignIn(page);
   await submitLogin(page, DEMO_USER.email, DEMO_USER.password);

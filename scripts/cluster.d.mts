@@ -30,6 +30,8 @@ export interface Cluster extends Stack {
 
 export const DEFAULT_CLUSTER_PORTS: ClusterPorts;
 export function freeClusterPorts(count?: number): Promise<ClusterPorts>;
+/** `npm run cluster`'s ports: portsFromEnv's, with CLUSTER_INSTANCE_PORTS and CLUSTER_METRICS_PORTS. */
+export function clusterPortsFromEnv(env?: NodeJS.ProcessEnv): ClusterPorts;
 export function nginxConfig(values: { runDir: string; listen: string; instances: string[] }): string;
 export function startCluster(options?: {
   ports?: ClusterPorts;

@@ -15,9 +15,13 @@ import {
   launch,
   mailCatcherProcess,
   nodeApp,
+  PORT_VARIABLES,
+  parsePort,
+  portsFromEnv,
   prepareRun,
   propertyPortalProcess,
   providerProcess,
+  refuseSharedPorts,
   urlsFor,
 } from './stack.mjs';
 
@@ -35,6 +39,41 @@ export const DEFAULT_CLUSTER_PORTS = {
   /** Each instance's Prometheus port (METRICS_PORT). */
   metrics: [9464, 9465, 9466],
 };
+
+/**
+ * A list of ports from the environment (`8090,8091,8092`), or the default when unset or empty.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {string} name
+ * @param {number[]} fallback
+ */
+function portListFromEnv(env, name, fallback) {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  return value.split(',').map((entry) => parsePort(name, entry.trim()));
+}
+
+/**
+ * `npm run cluster`'s ports: `npm start`'s (portsFromEnv; PORT is nginx's, where the portal is),
+ * the instances' from CLUSTER_INSTANCE_PORTS and their metrics ports from CLUSTER_METRICS_PORTS,
+ * one per instance in each list; a list of another length runs that many instances.
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+export function clusterPortsFromEnv(env = process.env) {
+  const ports = portsFromEnv(env);
+  const instances = portListFromEnv(env, 'CLUSTER_INSTANCE_PORTS', DEFAULT_CLUSTER_PORTS.instances);
+  const metrics = portListFromEnv(env, 'CLUSTER_METRICS_PORTS', DEFAULT_CLUSTER_PORTS.metrics);
+  if (metrics.length !== instances.length) {
+    throw new Error(
+      `CLUSTER_METRICS_PORTS must name one port per instance of CLUSTER_INSTANCE_PORTS (${instances.length}).`,
+    );
+  }
+  refuseSharedPorts([
+    ...Object.entries(PORT_VARIABLES).map(([app, name]) => [name, ports[app]]),
+    ...instances.map((port, index) => [`CLUSTER_INSTANCE_PORTS[${index}]`, port]),
+    ...metrics.map((port, index) => [`CLUSTER_METRICS_PORTS[${index}]`, port]),
+  ]);
+  return { ...ports, balancer: ports.server, instances, metrics };
+}
 
 /** Free loopback ports for a cluster of `count` instances. */
 export async function freeClusterPorts(count = 3) {

@@ -45,6 +45,15 @@ export interface Launched {
 }
 
 export const DEFAULT_PORTS: StackPorts;
+/** The environment variable that moves each port of `npm start`. */
+export const PORT_VARIABLES: Record<keyof StackPorts, string>;
+export function portFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number;
+/** Throws, naming the variable, unless the value is a port number. */
+export function parsePort(name: string, value: string): number;
+/** Throws when two of the ports, each with the variable that set it, are the same. */
+export function refuseSharedPorts(ports: [string, number][]): void;
+/** `npm start`'s ports: the defaults, each moved by its variable (PORT_VARIABLES). */
+export function portsFromEnv(env?: NodeJS.ProcessEnv): StackPorts;
 export function urlsFor(
   ports: Pick<StackPorts, 'provider' | 'propertyPortal' | 'mail' | 'smtp'>,
   portalPort: number,
@@ -89,4 +98,6 @@ export function startStack(options?: {
   extraProviderClients?: Record<string, unknown>[];
   /** The run's data is thrown away afterwards: the embedded PostgreSQL may skip durable writes. */
   throwAwayData?: boolean;
+  /** One more server on this port, on the same database, that reaches no provider (an outage). */
+  providerAwayPort?: number;
 }): Promise<Stack>;

@@ -1,6 +1,6 @@
 // Starts the whole product on one machine: mail catcher, embedded provider, server (with the
-// portal) and the demo relying party, each in its own process. Used by `npm start` (fixed ports)
-// and by the browser tests (free ports, a throw-away data directory). Each app runs compiled
+// portal) and the demo relying party, each in its own process. Used by `npm start` (fixed ports,
+// movable by environment variables: portsFromEnv) and by the browser tests (free ports, a throw-away data directory). Each app runs compiled
 // (apps/<app>/dist/main.js, scripts/build-node-apps.mjs), as in production; bundles older than
 // their sources are rebuilt first. Plain JavaScript, so that it runs before anything is built.
 import { spawn } from 'node:child_process';
@@ -74,6 +74,71 @@ export const DEFAULT_PORTS = {
   postgres: 8432,
 };
 
+/**
+ * The environment variables that move `npm start`'s ports, each the one its app reads itself (the
+ * server's PORT, the provider's PROVIDER_PORT, …), so that the same name moves an app alone or in
+ * the stack; POSTGRES_PORT is the embedded PostgreSQL's.
+ */
+export const PORT_VARIABLES = {
+  server: 'PORT',
+  provider: 'PROVIDER_PORT',
+  propertyPortal: 'PROPERTY_PORTAL_PORT',
+  smtp: 'MAIL_SMTP_PORT',
+  mail: 'MAIL_HTTP_PORT',
+  postgres: 'POSTGRES_PORT',
+};
+
+/**
+ * A port from the environment, or the default when the variable is unset or empty.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {string} name
+ * @param {number} fallback
+ */
+export function portFromEnv(env, name, fallback) {
+  const value = env[name];
+  return value === undefined || value === '' ? fallback : parsePort(name, value);
+}
+
+/**
+ * @param {string} name the variable, for the message
+ * @param {string} value
+ */
+export function parsePort(name, value) {
+  if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 65535) {
+    throw new Error(`${name} must be a port number from 1 to 65535, not "${value}".`);
+  }
+  return Number(value);
+}
+
+/**
+ * Refuses ports that collide: one app would fail to listen, with a message naming no variable.
+ * @param {[string, number][]} ports each port with the variable that set it
+ */
+export function refuseSharedPorts(ports) {
+  const seen = new Map();
+  for (const [name, port] of ports) {
+    if (seen.has(port)) {
+      throw new Error(`${seen.get(port)} and ${name} are both ${port}: each needs a port of its own.`);
+    }
+    seen.set(port, name);
+  }
+}
+
+/**
+ * `npm start`'s ports: the defaults, each moved by its variable (PORT_VARIABLES), for a machine
+ * where something else has 8080 or 8432 already.
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+export function portsFromEnv(env = process.env) {
+  const entries = Object.entries(PORT_VARIABLES).map(([app, name]) => [
+    app,
+    name,
+    portFromEnv(env, name, DEFAULT_PORTS[app]),
+  ]);
+  refuseSharedPorts(entries.map(([, name, port]) => [name, port]));
+  return Object.fromEntries(entries.map(([app, , port]) => [app, port]));
+}
+
 /** A free port for each app of a run (free-port.mjs). */
 export async function freePorts() {
   return {
@@ -87,8 +152,10 @@ export async function freePorts() {
 }
 
 /**
+ * `providerAwayPort`: one more server there, on the same database, that reaches no provider — the
+ * browser tests' provider outage, while the rest of the run goes on with its provider.
  * @param {{ ports?: typeof DEFAULT_PORTS, dataDir?: string, env?: Record<string, string>, quiet?: boolean,
- *   extraProviderClients?: Record<string, unknown>[], throwAwayData?: boolean }} options
+ *   extraProviderClients?: Record<string, unknown>[], throwAwayData?: boolean, providerAwayPort?: number }} options
  */
 export async function startStack(options = {}) {
   // Cheap when nothing changed (file times only); the browser tests' setup relies on it.
@@ -108,6 +175,21 @@ export async function startStack(options = {}) {
         ready: `${urls.portal}/readyz`,
       },
       propertyPortalProcess(ports, urls),
+      ...(options.providerAwayPort
+        ? [
+            {
+              name: 'server-provider-away',
+              ...nodeApp('server'),
+              // Nothing listens on port 9 (discard): every provider call is refused at once.
+              env: {
+                PORT: String(options.providerAwayPort),
+                PROVIDER_URL: 'http://127.0.0.1:9',
+                SHUTDOWN_DRAIN_SECONDS: '0',
+              },
+              ready: `http://localhost:${options.providerAwayPort}/readyz`,
+            },
+          ]
+        : []),
     ],
     run.env,
     options,

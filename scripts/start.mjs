@@ -2,14 +2,24 @@
 // catcher, the embedded provider, the server with the portal and the demo relying party.
 // `npm run cluster` (`--cluster`): the same with three server instances behind nginx on one
 // PostgreSQL, as production runs them (scripts/cluster.mjs).
+// Only Node's own modules load before ensureInstalled: these scripts import no npm package at the top.
+import { clusterPortsFromEnv, startCluster } from './cluster.mjs';
 import { ensureBuilt, ensureInstalled } from './prepare.mjs';
+import { portsFromEnv, startStack } from './stack.mjs';
 
 const isCluster = process.argv.includes('--cluster');
+// The ports: the defaults, or what PORT, PROVIDER_PORT, … say (README, "What runs where"). A wrong
+// value stops the start before anything is installed or built.
+let ports;
+try {
+  ports = isCluster ? clusterPortsFromEnv() : portsFromEnv();
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
 ensureInstalled();
 ensureBuilt();
-const stack = isCluster
-  ? await (await import('./cluster.mjs')).startCluster()
-  : await (await import('./stack.mjs')).startStack();
+const stack = isCluster ? await startCluster({ ports }) : await startStack({ ports });
 
 const instances =
   'instances' in stack

@@ -33,3 +33,8 @@ export async function createInvitation(email: string, tenant = 'demo', language 
   );
   return invitation;
 }
+
+/** The property manager takes an invitation back. */
+export async function revokeInvitation(id: string): Promise<void> {
+  await adminCall('POST', `/invitations/${id}/revoke`);
+}

@@ -3,8 +3,14 @@ import { DEFAULT_RESET_LINK_LIFETIME_MINUTES, LANGUAGES, type Language } from '@
 import { renderPasswordChangedMail } from '../../apps/provider/src/mail/password-changed-mail';
 import { renderResetMail } from '../../apps/provider/src/mail/reset-mail';
 import { renderActivationMail } from '../../apps/server/src/mail/activation-mail';
+import { renderAlreadyActiveMail } from '../../apps/server/src/mail/already-active-mail';
 import { renderInvitationMail } from '../../apps/server/src/mail/invitation-mail';
-import { activationLink, invitationLink } from '../../apps/server/src/mail/links';
+import {
+  activationLink,
+  customerLoginLink,
+  invitationLink,
+  passwordResetLink,
+} from '../../apps/server/src/mail/links';
 import { mailBrand } from '../../apps/server/src/mail/mail-brand';
 import { loadTenantRegistry } from '../../apps/server/src/tenants/load-registry';
 
@@ -15,10 +21,10 @@ export interface RenderedMail {
 }
 
 /**
- * Every e-mail both apps send — the server's activation and invitation, the provider's reset and
- * "password changed" — rendered by the apps' own code with the demo tenants as the stack configures
- * them (scripts/stack.mjs gives the provider each tenant's name and colour): every mail in every
- * language in the default brand, and in each other brand in one language.
+ * Every e-mail both apps send — the server's activation, "already active" and invitation, the
+ * provider's reset and "password changed" — rendered by the apps' own code with the demo tenants as
+ * the stack configures them (scripts/stack.mjs gives the provider each tenant's name and colour):
+ * every mail in every language in the default brand, and in each other brand in one language.
  */
 export async function renderEveryMail(portalUrl: string): Promise<RenderedMail[]> {
   const registry = await loadTenantRegistry(
@@ -39,6 +45,13 @@ export async function renderEveryMail(portalUrl: string): Promise<RenderedMail[]
           brand,
           link: activationLink(portalUrl, { email: to, verificationId: 'v-1', subdomain }),
           validHours: 48,
+        }),
+        'already active': renderAlreadyActiveMail({
+          to,
+          language,
+          brand,
+          signInLink: customerLoginLink(tenant.portalUrl),
+          resetLink: passwordResetLink(portalUrl, { email: to, subdomain }),
         }),
         invitation: renderInvitationMail({
           to,

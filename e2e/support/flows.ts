@@ -39,3 +39,13 @@ export async function expectSignedIn(page: Page, email: string) {
   );
   await expect(page.getByTestId('user-email')).toHaveText(email);
 }
+
+/** Waits until React has hydrated the page (no waiting for the network to go quiet). */
+export async function waitForHydration(page: Page) {
+  // The page's own part hydrates after the root (its chunk, inside a Suspense boundary): its <main>
+  // is React's once React has taken it over.
+  await page.waitForFunction(() => {
+    const main = document.querySelector('main');
+    return main !== null && Object.keys(main).some((key) => key.startsWith('__reactFiber'));
+  });
+}

@@ -1,6 +1,12 @@
 import { failure, type WebhookEvent } from '@concierge/contracts';
 import { loggableError } from '@concierge/database';
-import { clientErrorHandler, installHttpMetrics, installRequestLog } from '@concierge/observability';
+import {
+  clientErrorHandler,
+  installHttpMetrics,
+  installRequestId,
+  installRequestLog,
+  requestIdOf,
+} from '@concierge/observability';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { ProviderConfig } from './config';
 import type { ProviderDatabase } from './db/schema';
@@ -58,6 +64,8 @@ export async function createProviderApp(
     logger: options.logger ?? false,
     // Fastify's own request lines off: installRequestLog writes one per request, with more in it.
     logController: new LogController({ disableRequestLogging: true }),
+    // A caller's safe X-Request-Id, else a random UUID: as the server's (packages/observability).
+    genReqId: requestIdOf,
     frameworkErrors: answerFrameworkError,
     // What Node refuses before Fastify sees a request, answered as cidaas refuses a malformed one,
     // with the headers of every answer but the session check page's.
@@ -90,6 +98,8 @@ export async function createProviderApp(
     schedule: options.retrySchedule,
   });
 
+  // First of the hooks, on the raw response: oidc-provider's answers carry the id too.
+  installRequestId(app);
   const metrics = new ProviderMetrics();
   metrics.log = app.log;
   metrics.watchDatabase(db);

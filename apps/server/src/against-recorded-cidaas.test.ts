@@ -413,21 +413,62 @@ describe('pages arrive with their sign-in request', () => {
     expect(stateRequestId(rendered.body)).toBe(live);
   });
 
-  it('leaves a page without a request id to ask for one in the browser, its form posting to the portal', async () => {
-    const rendered = await page('/login?subdomain=demo');
-    expect(rendered.body).not.toContain('"signInRequest"');
-    expect(rendered.body).toMatch(/<form[^>]+action="\/login\?subdomain=demo"/);
+  it("renders a page opened without a request id with a fresh one of its tenant's client", async () => {
+    const rendered = await page('/login?subdomain=it2');
+    const fresh = stateRequestId(rendered.body);
+    expect(fresh).toBeDefined();
+    expect(formRequestId(rendered.body)).toBe(fresh);
+    expect(rendered.body).toMatch(/<form[^>]+action="http:\/\/127\.0\.0\.1:\d+\/login-srv\/login"/);
+    expect(rendered.headers['cache-control']).toBe('private, no-cache');
+    expect(await isLive(fresh!)).toBe(true);
+    // cidaas sends a failed sign-in back without subdomain: the request id alone brings the brand back.
+    expect(
+      stateRequestId((await page(`/login?requestId=${fresh}&error=invalid_username_password`)).body),
+    ).toBe(fresh);
+    const generated = double.requests.filter((entry) => entry.path.endsWith('/authz/generate')).at(-1);
+    expect(generated?.body).toMatchObject({ client_id: 'property-portal-it2' });
   });
 
-  it('does not render with a request id the provider sent back as expired, though it was live before', async () => {
+  it("sends the tenant to the customer's own /login when the provider gives no request, but a tenant flagged to stay", async () => {
+    // r5's and alpenblick's clients are not the double's: it refuses to make requests for them.
+    const r5 = await page('/register?subdomain=r5');
+    expect(r5.statusCode).toBe(302);
+    expect(r5.headers.location).toBe(
+      `${server.registry.resolve({ subdomain: 'r5', fallbackEnvironment: 'dev' }).portalUrl}/login`,
+    );
+    const alpenblick = await page('/login?subdomain=alpenblick');
+    expect(alpenblick.statusCode).toBe(200);
+    expect(alpenblick.body).not.toContain('"signInRequest"');
+    expect(alpenblick.body).toMatch(/<form[^>]+action="\/login\?subdomain=alpenblick"/);
+  });
+
+  it('answers a page that asks again with its request checked anew, or a fresh one', async () => {
+    const live = await freshRequestId();
+    const ask = async (requestId: string) =>
+      (
+        await server.app.inject({
+          url: `/sign-in-request.json?path=%2Flogin&subdomain=demo&requestId=${requestId}`,
+        })
+      ).json() as { signInRequest?: { requestId: string } };
+    expect(await ask(live)).toMatchObject({ signInRequest: { requestId: live } });
+    double.expireRequestIds();
+    const renewed = (await ask(live)).signInRequest?.requestId;
+    expect(renewed).toBeDefined();
+    expect(renewed).not.toBe(live);
+    expect(await isLive(renewed!)).toBe(true);
+  });
+
+  it('renders a page with a fresh request id in place of one the provider sent back as expired', async () => {
     const live = await freshRequestId();
     expect(stateRequestId((await page(`/password-reset-init?subdomain=demo&requestId=${live}`)).body)).toBe(
       live,
     );
     double.expireRequestIds();
-    // Sent back as expired: what was read of it before is not trusted; the browser asks for a fresh one.
+    // Sent back as expired: what was read of it before is not trusted.
     const back = await page(`/password-reset-init?subdomain=demo&requestId=${live}&error=session_expired`);
-    expect(back.body).not.toContain('"signInRequest"');
+    const fresh = stateRequestId(back.body);
+    expect(fresh).toBeDefined();
+    expect(fresh).not.toBe(live);
     expect(await isLive(live)).toBe(false);
   });
 
@@ -439,7 +480,7 @@ describe('pages arrive with their sign-in request', () => {
     expect(double.requests.slice(before).map((entry) => entry.path)).toEqual([]);
   });
 
-  it('answers a login form sent to the portal itself (no request could be had) with the page again', async () => {
+  it('answers a login form sent to the portal itself (no request could be had) with the page again, the e-mail kept', async () => {
     const response = await server.app.inject({
       method: 'POST',
       url: '/login?subdomain=demo&requestId=&username=anna%40example.ch',
@@ -447,7 +488,7 @@ describe('pages arrive with their sign-in request', () => {
       payload: 'username=anna%40example.ch&password=secret&requestId=',
     });
     expect(response.statusCode).toBe(303);
-    expect(response.headers.location).toBe('/login?subdomain=demo&error=session_expired');
+    expect(response.headers.location).toBe('/login?subdomain=demo&username=anna%40example.ch&error=not_sent');
     expect(response.body).not.toContain('secret');
   });
 });

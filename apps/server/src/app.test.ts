@@ -7,10 +7,12 @@ import { ADMIN_API_PREFIX } from './routes/admin';
 import { startTestServer } from './test-support/test-server';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
+/** A page that needs a sign-in request gets one only from a provider that answers. */
+let withProvider: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+  [server, withProvider] = await Promise.all([startTestServer(), startTestServer({}, { provider: true })]);
+}, 120_000);
+afterAll(() => Promise.all([server.close(), withProvider.close()]));
 
 describe('runtime configuration', () => {
   it('answers /config.json with env, provider, REST API, client id and the link lifetimes', async () => {
@@ -22,14 +24,31 @@ describe('runtime configuration', () => {
       restApiBaseUrl: 'http://portal.test',
       propertyPortalClientId: 'property-portal-demo',
       activationLinkLifetimeMinutes: server.config.activationLinkTtlHours * 60,
-      resetLinkLifetimeMinutes: 30,
+      resetLinkLifetimeMinutes: 60,
     });
+  });
+
+  it('names the environment the page of the same address is rendered with (spec §1)', async () => {
+    const envOf = async (host: string, query: string) => {
+      const config = (await server.app.inject({ url: `/config.json${query}`, headers: { host } })).json();
+      const page = (await server.app.inject({ url: `/password-set-success${query}`, headers: { host } }))
+        .body;
+      const pageEnv = /"config":\{"env":"(\w+)"/.exec(page)?.[1];
+      return { config: config.env, page: pageEnv };
+    };
+    // the host's prefix, when no tenant names one
+    expect(await envOf('prod.portal.test', '')).toEqual({ config: 'prod', page: 'prod' });
+    expect(await envOf('test.portal.test', '?subdomain=nobody')).toEqual({ config: 'test', page: 'test' });
+    // the tenant's own environment wins over the host's
+    expect(await envOf('prod.portal.test', '?subdomain=r5')).toEqual({ config: 'dev', page: 'dev' });
+    // a host that is not the portal's selects nothing: the configured default
+    expect(await envOf('prod.evil.example', '')).toEqual({ config: 'dev', page: 'dev' });
   });
 });
 
 describe('server-rendered pages', () => {
   it('renders /login with the form, in the browser language, with the configuration inlined', async () => {
-    const response = await server.app.inject({
+    const response = await withProvider.app.inject({
       url: '/login?requestId=abc&subdomain=demo',
       headers: { 'accept-language': 'fr-CH,fr;q=0.9,en;q=0.5' },
     });
@@ -38,10 +57,11 @@ describe('server-rendered pages', () => {
     const html = response.body;
     expect(html).toContain('<html lang="fr"');
     expect(html).toContain('<title>Connexion – Demo Immobilien AG</title>');
-    // No provider answers here, so the request is not checked: sent without JavaScript, the form
-    // comes back to the portal for a fresh request rather than to the provider without one.
-    expect(html).toMatch(/<form[^>]+action="\/login\?requestId=abc&amp;subdomain=demo"/);
-    expect(html).toContain('name="requestId" value="abc"');
+    // The provider does not know `abc`: the page comes with a fresh request, its form posting to the provider.
+    const fresh = /name="requestId" value="([^"]+)"/.exec(html)?.[1];
+    expect(fresh).toMatch(/^[\w-]{8,}$/);
+    expect(fresh).not.toBe('abc');
+    expect(html).toMatch(/<form[^>]+action="http:\/\/127\.0\.0\.1:\d+\/login-srv\/login"/);
     expect(html).toContain('Adresse e-mail');
     expect(html).toMatch(/<script type="application\/json" id="concierge-state">\{"config":\{"env":"dev"/);
     expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/entry-client-[\w-]+\.css">/);
@@ -107,7 +127,7 @@ describe('server-rendered pages', () => {
   });
 
   it('falls back to German for languages the portal does not speak', async () => {
-    const response = await server.app.inject({
+    const response = await withProvider.app.inject({
       url: '/login',
       headers: { 'accept-language': 'es-ES,pt;q=0.8' },
     });
@@ -125,7 +145,7 @@ describe('server-rendered pages', () => {
   });
 
   it('keeps hostile query values out of the markup', async () => {
-    const response = await server.app.inject({
+    const response = await withProvider.app.inject({
       url: '/login?requestId=%22%3E%3Cscript%3Ealert(1)%3C/script%3E',
     });
     expect(response.statusCode).toBe(200);
@@ -349,11 +369,18 @@ describe('security headers on the framework’s own errors', () => {
     ],
     ['a body above the limit', 'POST', register, json, `{"a":"${'x'.repeat(70_000)}"}`, 413],
   ])('sends them with %s', async (_name, method, path, headers, body, status) => {
-    const response = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers, body });
+    const requestId = `edge-${status}`;
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method,
+      headers: { ...headers, 'x-request-id': requestId },
+      body,
+    });
     const text = await response.text();
     expect(response.status).toBe(status);
     expectSecurityHeaders(response.headers);
     expectEnvelope(text, status);
+    // The load balancer's request id comes back, also where no hook ran.
+    expect(response.headers.get('x-request-id')).toBe(requestId);
   });
 
   it('sends them with a header section larger than Node takes (431)', async () => {
@@ -364,6 +391,7 @@ describe('security headers on the framework’s own errors', () => {
     expect(response.status).toBe(431);
     expectSecurityHeaders(response.headers);
     expectEnvelope(response.body, 431);
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('sends them with a request Node cannot parse (400)', async () => {
@@ -371,6 +399,7 @@ describe('security headers on the framework’s own errors', () => {
     expect(response.status).toBe(400);
     expectSecurityHeaders(response.headers);
     expectEnvelope(response.body, 400);
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
 

@@ -1,6 +1,12 @@
 import { failure } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
-import { clientErrorHandler, installHttpMetrics, type LogSettings } from '@concierge/observability';
+import {
+  clientErrorHandler,
+  installHttpMetrics,
+  installRequestId,
+  type LogSettings,
+  requestIdOf,
+} from '@concierge/observability';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { CounterWatch } from './accounts/protection/counter-watch';
@@ -14,9 +20,11 @@ import { installJsonNoStore } from './http/json-cache-control';
 import { answerFrameworkError, installSafeTextGuard } from './http/safe-text-guard';
 import { ASSETS_PREFIX, securityHeaders, securityHeadersOf } from './http/security-headers';
 import type { MailTransport } from './mail/mail-transport';
+import { buildInfoOf } from './observability/build-info';
 import { installServerRequestLog, serverLoggerOptions } from './observability/logging';
 import { ServerMetrics } from './observability/metrics';
 import type { ProviderClient } from './provider-client/provider-client';
+import { invitationOnArrival } from './registration/invitation-on-arrival';
 import { ADMIN_API_PREFIX, adminRoutes } from './routes/admin';
 import { brandRoutes } from './routes/brand';
 import { activateUserAccountCall } from './routes/cidaas-webhook/activate-user-account';
@@ -31,6 +39,7 @@ import { type PortalCalls, portalCallRoutes } from './routes/portal-calls';
 import { portalFormRoutes } from './routes/portal-forms';
 import { portalPageRoutes, renderPortalPage } from './routes/portal-pages';
 import { runtimeConfigRoute } from './routes/runtime-config';
+import { FreshRequestLimit } from './ssr/fresh-request-limit';
 import { PageSignInRequests } from './ssr/page-sign-in-request';
 import { PageTemplates } from './ssr/page-templates';
 import type { PortalBuild } from './ssr/portal-bundle';
@@ -65,6 +74,8 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
     }),
     // Fastify's own request lines off: installRequestLog writes one per request, with more in it.
     logController: new LogController({ disableRequestLogging: true }),
+    // nginx's X-Request-Id when it is a safe token, else a random UUID: ids unique across instances.
+    genReqId: requestIdOf,
     // Fastify's types take no hop count, its proxy-addr does: the same as a function of the hop.
     trustProxy:
       typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
@@ -81,7 +92,10 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
       headers: securityHeadersOf,
     }),
   });
+  // First of the hooks: every answer carries the id of its log line, also one a guard gives early.
+  installRequestId(app);
   const metrics = deps.metrics ?? new ServerMetrics();
+  metrics.setBuild(buildInfoOf(config.buildCommit));
   metrics.log = app.log;
   metrics.watchDatabase(deps.db);
   app.decorate('metrics', metrics);
@@ -90,6 +104,7 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
   installSafeTextGuard(app);
   installJsonNoStore(app);
   await securityHeaders(app, config, deps.registry.portalOrigins());
+  const freshRequestLimit = new FreshRequestLimit(config.signInRequestsPerAddressPerMinute);
   const pages = {
     build: deps.portal,
     runtime: config.runtime,
@@ -97,6 +112,9 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
     signInRequests: new SignInRequests(deps.db),
     pageSignInRequests: new PageSignInRequests(deps.provider),
     pageTemplates: new PageTemplates(),
+    mayObtainFreshRequest: (ip: string) => freshRequestLimit.take(ip),
+    arrivalOutcome: async (path: string, query: Record<string, unknown>) =>
+      path === '/register' ? invitationOnArrival(deps.db, query) : undefined,
   };
 
   installErrorHandler(app, {
@@ -109,7 +127,7 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
   });
 
   await app.register(healthRoutes, { db: deps.db, drain });
-  await app.register(runtimeConfigRoute, { runtime: config.runtime });
+  await app.register(runtimeConfigRoute, { runtime: config.runtime, registry: deps.registry });
   await app.register(portalPageRoutes, pages);
   await app.register(loginWithoutRequestRoute);
   await app.register(brandRoutes, { registry: deps.registry, fallbackEnvironment: config.runtime.env });
@@ -144,6 +162,7 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
     await app.register(adminRoutes, {
       prefix: ADMIN_API_PREFIX,
       db: deps.db,
+      provider: deps.provider,
       registry: deps.registry,
       config,
       token: config.adminApiToken,

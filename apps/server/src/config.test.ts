@@ -26,7 +26,7 @@ describe('loadConfig', () => {
       restApiBaseUrl: 'http://localhost:8080',
       propertyPortalClientId: 'property-portal-demo',
       activationLinkLifetimeMinutes: 72 * 60,
-      resetLinkLifetimeMinutes: 30,
+      resetLinkLifetimeMinutes: 60,
     });
     expect(config.adminApiToken).toBe('concierge-dev-admin-token');
     expect(config.mail.smtpUrl).toBe('smtp://localhost:1025');

@@ -102,8 +102,14 @@ const envSchema = z.object({
   PROVIDER_BREAKER_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   PROVIDER_BREAKER_COOLDOWN_SECONDS: z.coerce.number().min(0.01).max(3600).default(30),
   /** Admin API quotas per tenant and clock hour (routes/admin.ts). */
+  // A page opened without a usable request id gets a fresh one from the provider (ssr/fresh-request-limit.ts).
+  SIGN_IN_REQUESTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   ADMIN_CODES_PER_TENANT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   ADMIN_INVITATIONS_PER_TENANT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  /** How long housekeeping keeps a sent e-mail's outbox row (recipient, subject; the body is emptied once sent). */
+  SENT_MAIL_RETENTION_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  /** The commit this build was made from, set by whoever builds the release: build_info and the start line. */
+  BUILD_COMMIT: z.string().max(100).default('unknown'),
 });
 
 export interface ServerConfig {
@@ -129,8 +135,14 @@ export interface ServerConfig {
   activationLinkTtlHours: number;
   /** The operators' admin API token; undefined turns the admin API off (404). */
   adminApiToken: string | undefined;
+  /** At most this many fresh sign-in requests a minute for one client address and instance. */
+  signInRequestsPerAddressPerMinute: number;
   /** At most this many codes and invitations per tenant and clock hour through the admin API. */
   adminQuotas: { codesPerTenantPerHour: number; invitationsPerTenantPerHour: number };
+  /** Housekeeping: days a sent e-mail's outbox row is kept. */
+  sentMailRetentionDays: number;
+  /** The commit of this build (BUILD_COMMIT), `unknown` when the build named none. */
+  buildCommit: string;
   /** Where /metrics listens, apart from the public port; undefined: nowhere. */
   metrics: { host: string; port: number } | undefined;
   /** Timeout, retries and circuit breaker of every provider call (provider-client/provider-http.ts). */
@@ -255,10 +267,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
     activationLinkTtlHours: values.ACTIVATION_LINK_TTL_HOURS,
     adminApiToken: values.ADMIN_API_TOKEN,
+    signInRequestsPerAddressPerMinute: values.SIGN_IN_REQUESTS_PER_ADDRESS_PER_MINUTE,
     adminQuotas: {
       codesPerTenantPerHour: values.ADMIN_CODES_PER_TENANT_PER_HOUR,
       invitationsPerTenantPerHour: values.ADMIN_INVITATIONS_PER_TENANT_PER_HOUR,
     },
+    sentMailRetentionDays: values.SENT_MAIL_RETENTION_DAYS,
+    buildCommit: values.BUILD_COMMIT,
     metrics:
       values.METRICS_PORT === undefined
         ? undefined

@@ -154,7 +154,7 @@ async function remaining() {
 describe('housekeeping', () => {
   it('drops from every table that grows with traffic what is past its retention, and keeps the rest', async () => {
     await seed();
-    await runHousekeeping(database.db);
+    await runHousekeeping(database.db, { sentMailRetentionDays: 7 });
     expect(await remaining()).toEqual({
       limits: ['housekeeping:new'],
       events: ['event-new'],
@@ -169,6 +169,33 @@ describe('housekeeping', () => {
     });
   });
 
+  it('keeps sent e-mails as long as SENT_MAIL_RETENTION_DAYS says, and never one not sent yet', async () => {
+    await database.db.deleteFrom('mail_outbox').execute();
+    const sentAgo = (id: string, days: number | null) => ({
+      id: `00000000-0000-4000-8000-00000000010${id}`,
+      kind: 'activation',
+      recipient: 'b@example.ch',
+      subject: 'Activate',
+      html: '',
+      text: '',
+      created_at: daysAgo(days ?? 3),
+      sent_at: days === null ? null : daysAgo(days),
+      next_attempt_at: days === null ? daysAgo(3) : null,
+    });
+    await database.db
+      .insertInto('mail_outbox')
+      .values([sentAgo('1', 3), sentAgo('2', 1.5), sentAgo('3', 0.5), sentAgo('4', null)])
+      .execute();
+    const kept = async () => (await remaining()).mails;
+    await runHousekeeping(database.db, { sentMailRetentionDays: 7 });
+    expect(await kept()).toEqual(['1', '2', '3', '4']);
+    await runHousekeeping(database.db, { sentMailRetentionDays: 2 });
+    expect(await kept()).toEqual(['2', '3', '4']);
+    // 0: gone at the next run once sent; one still due stays.
+    await runHousekeeping(database.db, { sentMailRetentionDays: 0 });
+    expect(await kept()).toEqual(['4']);
+  });
+
   it('runs at once when started and stops cleanly', async () => {
     await database.db
       .insertInto('processed_webhook_events')
@@ -177,7 +204,7 @@ describe('housekeeping', () => {
     // A logger like the server's, its lines kept: a failed run is only logged.
     const lines: string[] = [];
     const { log } = Fastify({ logger: { level: 'warn', stream: { write: (line) => lines.push(line) } } });
-    const stop = startHousekeeping(database.db, log, 60_000);
+    const stop = startHousekeeping(database.db, log, { sentMailRetentionDays: 7 }, 60_000);
     await stop();
     expect((await remaining()).events).toEqual(['event-new']);
     expect(lines).toEqual([]);

@@ -19,21 +19,31 @@ const HOUSEKEEPING_INTERVAL_MS = 5 * 60 * 1000;
  * - processed_webhook_events: after 30 days; account_failures: those before the account's last
  *   clear, and all but each account's newest three;
  * - password_reset_requests: after 7 days; sign_in_requests: after 24 hours;
- * - mail_outbox: sent e-mails after 7 days, undeliverable ones after 30;
+ * - mail_outbox: sent e-mails after SENT_MAIL_RETENTION_DAYS (7 by default), undeliverable ones
+ *   after 30;
  * - activations: 30 days after the link expired.
  *
  * Kept for good: registration codes and invitations (an operator's records, bounded by the admin
  * API's quotas) and account_protection (one row per e-mail ever tried: see docs/operations.md,
  * "Housekeeping and quotas").
  */
-export async function runHousekeeping(db: Kysely<ServerTables>): Promise<void> {
+export async function runHousekeeping(
+  db: Kysely<ServerTables>,
+  settings: HousekeepingSettings,
+): Promise<void> {
   await pruneRateLimits(db);
   await pruneAccountProtection(db);
   await pruneSurplusFailures(db);
   await pruneResetRequests(db);
   await pruneSignInRequests(db);
-  await pruneMailOutbox(db);
+  await pruneMailOutbox(db, settings.sentMailRetentionDays);
   await pruneActivations(db);
+}
+
+/** The retentions an operator sets (config.ts); the others are fixed beside their prunes. */
+export interface HousekeepingSettings {
+  /** Days a sent e-mail's row is kept: it names a recipient, and nothing reads it once sent. */
+  sentMailRetentionDays: number;
 }
 
 /**
@@ -43,12 +53,13 @@ export async function runHousekeeping(db: Kysely<ServerTables>): Promise<void> {
 export function startHousekeeping(
   db: Kysely<ServerTables>,
   log: FastifyBaseLogger,
+  settings: HousekeepingSettings,
   intervalMs = HOUSEKEEPING_INTERVAL_MS,
 ): () => Promise<void> {
   let running: Promise<void> | undefined;
   const tick = () => {
     // A slow run is not overtaken by the next one.
-    running ??= runHousekeeping(db)
+    running ??= runHousekeeping(db, settings)
       .catch((error: unknown) => log.warn({ err: loggableError(error) }, 'housekeeping failed'))
       .finally(() => {
         running = undefined;

@@ -8,6 +8,7 @@ import type { ServerTables } from './db/schema';
 import { startHousekeeping } from './housekeeping';
 import { createMailTransport } from './mail/mail-transport';
 import { ServerMetrics } from './observability/metrics';
+import { logStart } from './observability/start-line';
 import { ProviderClient } from './provider-client/provider-client';
 import { loadPortalBuild } from './ssr/portal-bundle';
 import { loadTenantRegistry } from './tenants/load-registry';
@@ -25,8 +26,9 @@ const registry = await loadTenantRegistry(config.tenantsFile, { portalUrl: confi
 const portal = await loadPortalBuild(config.portalDistDir);
 // The pool reports a broken idle connection (PostgreSQL restarted) before the app's logger exists.
 let log: FastifyBaseLogger | undefined;
+const databaseLocation = databaseLocationFromEnv();
 const database = await openDatabase<ServerTables>({
-  location: databaseLocationFromEnv(),
+  location: databaseLocation,
   schema: SERVER_SCHEMA,
   migrations,
   onConnectionError: (error) =>
@@ -48,7 +50,10 @@ const app = await buildServer(config, {
   metrics,
 });
 log = app.log;
-const stopHousekeeping = startHousekeeping(database.db, app.log);
+logStart(app.log, { config, databaseUrl: databaseLocation.url, migrations: database.migrations });
+const stopHousekeeping = startHousekeeping(database.db, app.log, {
+  sentMailRetentionDays: config.sentMailRetentionDays,
+});
 
 // After the drain, how long requests still under way may take before their connections are cut.
 const CLOSE_DEADLINE_MS = 10_000;

@@ -11,6 +11,8 @@ export const LOGIN_ERROR_CODES = [
   'access_denied',
   // ours: the provider's answer to a login POST whose request id has expired
   'session_expired',
+  // Ours: a form sent while the page had no request (the provider was away) went to the server.
+  'not_sent',
 ] as const;
 export type LoginErrorCode = (typeof LOGIN_ERROR_CODES)[number] | 'default';
 

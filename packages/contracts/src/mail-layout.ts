@@ -74,6 +74,8 @@ export interface MailContent {
   linkHint: string;
   /** The colour of the spelled-out link; the text colour unless given. */
   linkColor?: string;
+  /** A second link, below the button's spelled-out one: its words, then the link itself. */
+  secondaryLink?: { text: string; href: string };
   /** Small print under the link: validity, "ignore this e-mail". */
   notes: string[];
   /** Closing words above the footer, if any. */
@@ -83,7 +85,7 @@ export interface MailContent {
 
 /** The branded HTML part and the text part of an e-mail with a call to action. */
 export function renderMailLayout(content: MailContent): { html: string; text: string } {
-  const { brand } = content;
+  const { brand, secondaryLink: secondary } = content;
   const e = escapeHtml;
   const href = e(content.button.href);
   const logo = brand.logoUrl
@@ -95,6 +97,9 @@ export function renderMailLayout(content: MailContent): { html: string; text: st
     ...content.paragraphs.map((value) => mailParagraph(value)),
     `<p style="margin:32px 0;text-align:center"><a href="${href}" style="display:inline-block;padding:12px 24px;border-radius:6px;background:${e(brand.buttonColor)};color:${e(brand.buttonTextColor)};font-weight:bold;text-decoration:none">${e(content.button.label)}</a></p>`,
     `<p style="margin:0 0 16px;${SMALL_PRINT_STYLE}">${e(content.linkHint)}<br><a href="${href}" style="color:${e(content.linkColor ?? TEXT_COLOR)};word-break:break-all">${href}</a></p>`,
+    secondary === undefined
+      ? undefined
+      : `<p style="margin:0 0 16px">${e(secondary.text)}<br><a href="${e(secondary.href)}" style="color:${e(content.linkColor ?? TEXT_COLOR)};word-break:break-all">${e(secondary.href)}</a></p>`,
     ...content.notes.map((value) => mailParagraph(value, SMALL_PRINT_STYLE)),
     content.signature === undefined ? undefined : mailParagraph(content.signature),
   ].filter((part) => part !== undefined);
@@ -108,6 +113,7 @@ export function renderMailLayout(content: MailContent): { html: string; text: st
     content.greeting,
     ...content.paragraphs,
     `${content.button.label}${content.language === 'fr' ? '\u00a0' : ''}:\n${content.button.href}`, // French: no-break space before ':'
+    ...(secondary === undefined ? [] : [`${secondary.text}\n${secondary.href}`]),
     ...content.notes,
     ...(content.signature === undefined ? [] : [content.signature]),
     `-- \n${content.footer}`,

@@ -48,7 +48,11 @@ export interface ActivateUserAccountAnswer {
 }
 
 /** resend-account-activation-email (spec §7): one answer for every e-mail. */
-export const resendActivationBodySchema = z.object({ email: emailSchema });
+export const resendActivationBodySchema = z.object({
+  email: emailSchema,
+  /** ours: the page's tenant, whose brand a note to an account Concierge did not register wears. */
+  subdomain: z.string().max(63).optional(),
+});
 export type ResendActivationBody = z.input<typeof resendActivationBodySchema>;
 
 /** password-reset-initiate (spec §7): one answer for every e-mail. */

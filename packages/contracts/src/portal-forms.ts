@@ -106,13 +106,16 @@ export const registerForm: PortalForm = {
   }),
 };
 
-/** spec §3 resend form: one answer for every address. */
+/** spec §3 resend form: one answer for every address; `subdomain` is a hidden input. */
 export const resendActivationForm: PortalForm = {
   page: '/resend-account-activation-email',
   call: 'resend-account-activation-email',
   checks: emailOnly,
-  kept: [FIELD.email],
-  body: (value) => ({ email: normaliseEmail(value(FIELD.email)) }),
+  kept: [FIELD.email, 'subdomain'],
+  body: (value) => ({
+    email: normaliseEmail(value(FIELD.email)),
+    ...(value('subdomain') ? { subdomain: value('subdomain') } : {}),
+  }),
 };
 
 /** spec §3 reset form; `requestId` and `subdomain` are hidden inputs. */

@@ -20,8 +20,13 @@ export interface PortalPageState<Messages = unknown> {
   language: Language;
   /** The texts of this page (`common` and the route's parts); others are fetched when needed. */
   messages: Messages;
-  /** The sign-in request the server checked or fetched for the page; absent when it could not. */
+  /**
+   * The sign-in request the server checked or obtained for the page (pages that need one); absent
+   * when it could not, and `notice` then says why where the tenant can do something about it.
+   */
   signInRequest?: PageSignInRequest;
+  /** Said above the page whatever it shows: the provider is away, or this address asked too often. */
+  notice?: PageNotice;
   /** spec §3: the provider's tenant info, as the server last read it. */
   tenantInfo?: TenantInfo;
   /** A form posted to the page without JavaScript, and what the server did with it (issue 25). */
@@ -29,6 +34,8 @@ export interface PortalPageState<Messages = unknown> {
   /** The token the page's form sends along, checked against its cookie (pages with a form). */
   formToken?: string;
 }
+
+export type PageNotice = 'provider_unreachable' | 'too_many_requests';
 
 /** One route of the portal that the server renders (spec §2). */
 export interface PortalPageRoute {

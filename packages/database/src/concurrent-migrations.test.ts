@@ -46,6 +46,12 @@ describe('several instances starting at once on one PostgreSQL', () => {
           const db = (opened[0] as Database<Tables>).db;
           const runs = await db.selectFrom('runs').select('migration').orderBy('migration').execute();
           expect(runs.map((run) => run.migration)).toEqual(['0001', '0002']);
+          // Each start's log says so: one of them ran both, the others found both applied.
+          expect(opened.flatMap((opening) => opening.migrations.ran).sort()).toEqual([
+            '0001_runs',
+            '0002_more',
+          ]);
+          expect(opened.filter((opening) => opening.migrations.applied.length === 2)).toHaveLength(5);
           // The lock is given back: one more start (a restart) goes through at once.
           const again = await openDatabase<Tables>({ location, schema, migrations });
           await again.close();

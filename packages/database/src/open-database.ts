@@ -24,9 +24,19 @@ export interface OpenDatabaseOptions {
   onConnectionError?: (error: Error) => void;
 }
 
+/** The migrations of the schema as this start found and left them, by name, in the order they ran. */
+export interface MigrationReport {
+  /** Applied before this start (by an earlier one, or by another instance that got the lock first). */
+  applied: string[];
+  /** Run by this start. */
+  ran: string[];
+}
+
 export interface Database<DB> {
   db: Kysely<DB>;
   schema: string;
+  /** For the start's log line: an upgrade's migrations show there (docs/operations.md, "Upgrading"). */
+  migrations: MigrationReport;
   close(): Promise<void>;
 }
 
@@ -54,13 +64,14 @@ export async function openDatabase<DB>(options: OpenDatabaseOptions): Promise<Da
   pool.on('error', () => undefined);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   pools.set(db, pool);
+  let report: MigrationReport;
   try {
-    await db.connection().execute((connection) => migrateUnderLock(connection, schema, migrations));
+    report = await db.connection().execute((connection) => migrateUnderLock(connection, schema, migrations));
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return { db, schema, close: () => db.destroy() };
+  return { db, schema, migrations: report, close: () => db.destroy() };
 }
 
 /**
@@ -76,7 +87,7 @@ async function migrateUnderLock<DB>(
   connection: Kysely<DB>,
   schema: string,
   migrations: Record<string, Migration>,
-): Promise<void> {
+): Promise<MigrationReport> {
   await sql`set statement_timeout = 0`.execute(connection);
   await sql`select pg_advisory_lock(${MIGRATION_LOCK_CLASS}, hashtext(${schema}))`.execute(connection);
   try {
@@ -86,6 +97,10 @@ async function migrateUnderLock<DB>(
       migrationTableSchema: schema,
       provider: { getMigrations: async () => migrations },
     });
+    // Read under the lock: what another instance migrated a moment ago counts as applied before.
+    const applied = (await migrator.getMigrations())
+      .filter((migration) => migration.executedAt !== undefined)
+      .map((migration) => migration.name);
     const { error, results } = await migrator.migrateToLatest();
     if (error) {
       const failed = results?.find((result) => result.status === 'Error')?.migrationName;
@@ -93,6 +108,10 @@ async function migrateUnderLock<DB>(
         cause: error,
       });
     }
+    const ran = (results ?? [])
+      .filter((result) => result.status === 'Success')
+      .map((result) => result.migrationName);
+    return { applied, ran };
   } finally {
     await sql`select pg_advisory_unlock(${MIGRATION_LOCK_CLASS}, hashtext(${schema}))`.execute(connection);
     // Back to the pool's statement timeout (a connection parameter, which RESET returns to).
@@ -100,11 +119,14 @@ async function migrateUnderLock<DB>(
   }
 }
 
+/** Connections per process at most (docs/operations.md, "PostgreSQL: pool and outages"). */
+const POOL_MAX = 10;
+
 function createPool(location: DatabaseLocation, schema: string): pg.Pool {
   return new pg.Pool({
     connectionString: location.url,
     options: `-c search_path=${schema}`,
-    max: 10,
+    max: POOL_MAX,
     connectionTimeoutMillis: 10_000,
     statement_timeout: 15_000,
   });
@@ -117,10 +139,19 @@ export interface PoolStats {
   waiting: number;
 }
 
-/** The pool under a Kysely instance opened here; undefined for any other. */
+/**
+ * The pool under a Kysely instance opened here; undefined for any other. `waiting` counts the
+ * queries that wait for a connection to come back: pg's `waitingCount` also holds every checkout
+ * that found an idle connection (pg queues it and hands the connection over on the next tick), so a
+ * scrape whose own gauges query the database read 2 on an idle pool. Those, and the ones a new
+ * connection is opened for while the pool has room, are not waiting for another query to finish.
+ */
 export function poolStatsOf(db: object): PoolStats | undefined {
   const pool = pools.get(db);
-  return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+  if (!pool) return undefined;
+  const room = Math.max(0, (pool.options.max ?? POOL_MAX) - pool.totalCount);
+  const waiting = Math.max(0, pool.waitingCount - pool.idleCount - room);
+  return { total: pool.totalCount, idle: pool.idleCount, waiting };
 }
 
 /**

@@ -1,7 +1,8 @@
 import { type Database, openTestDatabase, sql } from '@concierge/database';
 import { metricSample } from '@concierge/test-support';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Gauge } from 'prom-client';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppMetrics, installHttpMetrics } from './app-metrics';
 
 // What both apps' registries have: their requests by route, the process, the database pool.
@@ -75,11 +76,56 @@ describe('AppMetrics', () => {
   it('reads the database pool at each scrape, once watched', async () => {
     const metrics = new AppMetrics('test');
     expect(await metrics.registry.metrics()).not.toContain('test_db_pool_');
+    // Gauges read from the database at each scrape, as both apps have (their outboxes, locks).
+    for (const name of ['test_rows_one', 'test_rows_two']) {
+      new Gauge({
+        name,
+        help: 'Read from the database at each scrape',
+        registers: [metrics.registry],
+        async collect() {
+          const { rows } = await sql<{ one: number }>`select 1 as one`.execute(database.db);
+          this.set(rows[0]?.one ?? 0);
+        },
+      });
+    }
     metrics.watchPool(database.db);
     await sql`select 1`.execute(database.db);
-    const text = await metrics.registry.metrics();
-    expect(metricSample(text, 'test_db_pool_connections')).toBeGreaterThanOrEqual(1);
-    expect(metricSample(text, 'test_db_pool_idle_connections')).toBeGreaterThanOrEqual(1);
-    expect(metricSample(text, 'test_db_pool_waiting_requests')).toBe(0);
+    for (let scrape = 0; scrape < 3; scrape += 1) {
+      const text = await metrics.registry.metrics();
+      expect(metricSample(text, 'test_db_pool_connections')).toBeGreaterThanOrEqual(1);
+      expect(metricSample(text, 'test_db_pool_idle_connections')).toBeGreaterThanOrEqual(1);
+      // The scrape's own queries are handed an idle connection at once: nothing waits (it read 2).
+      expect(metricSample(text, 'test_db_pool_waiting_requests')).toBe(0);
+    }
+  });
+
+  it('counts a query as waiting while every connection of the pool is taken, and not after', async () => {
+    const metrics = new AppMetrics('test');
+    metrics.watchPool(database.db);
+    const waiting = async () =>
+      metricSample(await metrics.registry.metrics(), 'test_db_pool_waiting_requests');
+    // All ten connections of the pool held, each by a transaction that waits to be let go.
+    let letGo: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    const holders = Array.from({ length: 10 }, () =>
+      database.db.transaction().execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        await held;
+      }),
+    );
+    await vi.waitUntil(async () => {
+      const text = await metrics.registry.metrics();
+      return (
+        metricSample(text, 'test_db_pool_connections') === 10 &&
+        metricSample(text, 'test_db_pool_idle_connections') === 0
+      );
+    });
+    const queued = [sql`select 1`.execute(database.db), sql`select 2`.execute(database.db)];
+    expect(await waiting()).toBe(2);
+    letGo();
+    await Promise.all([...holders, ...queued]);
+    expect(await waiting()).toBe(0);
   });
 });

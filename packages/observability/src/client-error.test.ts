@@ -42,16 +42,21 @@ describe('the client-error answer', () => {
     const answer = refuse(code);
     expect(answer.statusLine).toBe(`HTTP/1.1 ${status} ${reason}`);
     expect(JSON.parse(answer.body)).toEqual({ success: false, status, message });
+    // A fresh request id, the one the debug line names.
+    const reqId = /^x-request-id: ([0-9a-f-]{36})$/.exec(answer.headerLines[3] ?? '')?.[1];
     expect(answer.headerLines).toEqual([
       'X-Frame-Options: DENY',
       'x-several: one',
       'x-several: two',
+      `x-request-id: ${reqId}`,
       'content-type: application/json; charset=utf-8',
       `content-length: ${Buffer.byteLength(answer.body)}`,
       'connection: close',
     ]);
+    expect(reqId).toBeDefined();
+    expect(refuse(code).headerLines[3]).not.toBe(answer.headerLines[3]);
     expect(answer.destroyedWith).toBe(answer.error);
-    expect(answer.debug).toEqual([[{ code, status }, 'client error']]);
+    expect(answer.debug).toEqual([[{ reqId, code, status }, 'client error']]);
   });
 
   it('answers nobody on a reset or destroyed connection', () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { checkUserExistence, fetchClientInfo } from './provider';
+import { checkUserExistence } from './provider';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -28,18 +28,5 @@ describe('the user existence check, as cidaas and others answer it', () => {
   it('reads data as a known user', async () => {
     answering(() => Response.json({ success: true, status: 200, data: { exist: true } }));
     expect(await checkUserExistence('http://idp.test', 'r1', 'anna@example.ch')).toEqual({ kind: 'known' });
-  });
-});
-
-describe('client info', () => {
-  it('leaves the registration flags undefined when the provider sends none (cidaas)', async () => {
-    answering(() =>
-      Response.json({ success: true, status: 200, data: { client_name: 'Demo', login_providers: [] } }),
-    );
-    expect(await fetchClientInfo('http://idp.test', 'r1')).toEqual({
-      registration_enabled: undefined,
-      invite_enabled: undefined,
-      client_name: 'Demo',
-    });
   });
 });

@@ -1,7 +1,4 @@
 // Thin calls to the identity provider (cidaas or the embedded one). No React in here.
-import { type ClientInfo, readClientInfo, readTenantInfo, type TenantInfo } from '@concierge/contracts';
-
-export type { ClientInfo, TenantInfo };
 
 export type UserExistence =
   | { kind: 'known' }
@@ -52,51 +49,4 @@ function onProviderOrigin(baseUrl: string, url: string): UserExistence {
   } catch {
     return { kind: 'failed' };
   }
-}
-
-async function providerJson(url: string, init?: RequestInit): Promise<Record<string, unknown> | null> {
-  try {
-    const response = await fetch(url, {
-      ...init,
-      credentials: 'include',
-      headers: { accept: 'application/json', ...init?.headers },
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-    const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
-    return body && typeof body === 'object' ? body : null;
-  } catch {
-    return null;
-  }
-}
-
-/** spec §7: GET /public-srv/public/{requestId}; null when the request id is unknown or expired. */
-export async function fetchClientInfo(baseUrl: string, requestId: string): Promise<ClientInfo | null> {
-  const body = await providerJson(`${baseUrl}/public-srv/public/${encodeURIComponent(requestId)}`);
-  return body?.success === true ? readClientInfo(body.data) : null;
-}
-
-export interface FreshRequestParams {
-  client_id: string;
-  redirect_uri: string;
-}
-
-/** A fresh request id from the provider (provider-protocol.md: authz/generate); null when none can be had. */
-export async function generateRequestId(baseUrl: string, params: FreshRequestParams): Promise<string | null> {
-  const nonce = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
-    byte.toString(16).padStart(2, '0'),
-  ).join('');
-  const body = await providerJson(`${baseUrl}/authz-srv/authrequest/authz/generate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...params, response_type: 'code', scope: 'email openid profile mobile', nonce }),
-  });
-  const requestId =
-    body?.success === true ? (body.data as { requestId?: unknown } | undefined)?.requestId : undefined;
-  return typeof requestId === 'string' && requestId.length > 0 ? requestId : null;
-}
-
-/** spec §3 and §7: tenant info, read once per tab and cached; the provider's own description of itself. */
-export async function fetchTenantInfo(baseUrl: string): Promise<TenantInfo | null> {
-  const body = await providerJson(`${baseUrl}/public-srv/tenantinfo/basic`);
-  return body?.success === true ? readTenantInfo(body.data) : null;
 }

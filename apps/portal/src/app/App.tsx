@@ -5,8 +5,8 @@ import { NavigationTracker } from './navigation-focus';
 import { pageRedirect } from './page-redirects';
 import { useRouteMessages } from './route-messages';
 import { matchPageRoute, type PageRoute } from './routes';
-import { RequestProvider } from './sign-in-request/RequestContext';
-import { RequestSync } from './sign-in-request/RequestSync';
+import { useQuerySync } from './sign-in-request/use-query-sync';
+import { useRenewRequestOnReturn } from './sign-in-request/use-renew-request';
 
 /**
  * The same redirects the server answers with a 302, for navigation inside the browser; and the
@@ -33,6 +33,18 @@ function CurrentPage() {
   return <RoutePage key={route.path} route={route} />;
 }
 
+/**
+ * Keeps the address and the sign-in request in step with the page (spec §2). Inside the page's
+ * Suspense boundary, so only once the page has hydrated: an update reaching a page that is still
+ * hydrating would make React throw the server's HTML away, and with it whatever the tenant had
+ * already typed.
+ */
+function RequestSync() {
+  useQuerySync();
+  useRenewRequestOnReturn();
+  return null;
+}
+
 function PageLoader() {
   return (
     <div className="page-loader">
@@ -44,14 +56,12 @@ function PageLoader() {
 export function App() {
   return (
     <PageRedirects>
-      <RequestProvider>
-        <NavigationTracker>
-          <Suspense fallback={<PageLoader />}>
-            <RequestSync />
-            <CurrentPage />
-          </Suspense>
-        </NavigationTracker>
-      </RequestProvider>
+      <NavigationTracker>
+        <Suspense fallback={<PageLoader />}>
+          <RequestSync />
+          <CurrentPage />
+        </Suspense>
+      </NavigationTracker>
     </PageRedirects>
   );
 }

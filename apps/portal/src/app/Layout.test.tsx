@@ -17,7 +17,9 @@ afterEach(() => {
 describe('every page', () => {
   it('offers the four languages, each in its own name, keeping the query', async () => {
     stubFetch(provider);
-    await renderPage('/register?subdomain=demo&requestId=r1&code=abc', 'fr', testTenant, request);
+    await renderPage('/register?subdomain=demo&requestId=r1&code=abc', 'fr', testTenant, {
+      signInRequest: request,
+    });
     const languages = screen.getByRole('navigation', { name: 'Langue' });
     expect(within(languages).getByText('Français')).toHaveAttribute('aria-current', 'true');
     expect(within(languages).getByRole('link', { name: 'Deutsch' })).toHaveAttribute(
@@ -39,7 +41,7 @@ describe('every page', () => {
         officeHours: { de: 'Mo–Fr 8–12 Uhr', fr: 'lu–ve 8 h–12 h', it: 'lu–ve ore 8–12', en: 'Mon–Fri 8–12' },
       },
     };
-    await renderPage('/login?subdomain=demo&requestId=r1', 'de', tenant, request);
+    await renderPage('/login?subdomain=demo&requestId=r1', 'de', tenant, { signInRequest: request });
     const contact = screen.getByRole('contentinfo');
     expect(within(contact).getByRole('heading', { name: 'Ihre Verwaltung' })).toBeInTheDocument();
     expect(within(contact).getByRole('link', { name: '+41 44 123 45 67' })).toHaveAttribute(
@@ -59,7 +61,7 @@ describe('every page', () => {
 
   it('shows no contact block when the registry names none', async () => {
     stubFetch(provider);
-    await renderPage('/login?subdomain=demo&requestId=r1', 'en', testTenant, request);
+    await renderPage('/login?subdomain=demo&requestId=r1', 'en', testTenant, { signInRequest: request });
     expect(screen.queryByRole('contentinfo')).not.toBeInTheDocument();
   });
 });

@@ -1,11 +1,19 @@
 import { Title } from '@mantine/core';
 import { type ReactNode, useRef } from 'react';
+import { ErrorMessage } from '../components/Feedback';
 import { LanguageSwitcher } from '../components/LanguageSwitcher';
 import { ManagerContact } from '../components/ManagerContact';
 import { useTenant } from '../config/tenant';
 import { useTranslation } from '../i18n/use-translation';
 import { documentTitle, useDocumentTitle } from './document-title';
 import { useFocusHeadingAfterNavigation } from './navigation-focus';
+import { useRequestContext } from './sign-in-request/RequestContext';
+
+/** What a page notice says (issue 28: every page says so while the provider is away). */
+const NOTICE_TEXT = {
+  provider_unreachable: 'common.providerUnreachable',
+  too_many_requests: 'common.tooManyRequests',
+} as const;
 
 interface LayoutProps {
   /** spec §2 and §9: the page title stands in the header (and in the browser tab). */
@@ -24,6 +32,7 @@ export function Layout({ title, children }: LayoutProps) {
   );
   const heading = useRef<HTMLHeadingElement>(null);
   useFocusHeadingAfterNavigation(heading);
+  const { notice } = useRequestContext();
   return (
     <div className="layout">
       <div className="layout-card">
@@ -42,7 +51,14 @@ export function Layout({ title, children }: LayoutProps) {
             {title}
           </Title>
         </header>
-        <main ref={main}>{children}</main>
+        <main ref={main}>
+          {notice && (
+            <div className="layout-notice">
+              <ErrorMessage>{t(NOTICE_TEXT[notice])}</ErrorMessage>
+            </div>
+          )}
+          {children}
+        </main>
         <ManagerContact />
       </div>
     </div>

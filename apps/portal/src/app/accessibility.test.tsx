@@ -140,7 +140,13 @@ describe('the server-rendered title', () => {
   });
 
   it('names the tenant after the page, with and without an error, as the browser does', async () => {
-    const state = { config: testConfig, tenant: testTenant, language: 'fr' as const, messages: locales.fr };
+    const state = {
+      config: testConfig,
+      tenant: testTenant,
+      language: 'fr' as const,
+      messages: locales.fr,
+      signInRequest: { requestId: 'req-1', clientInfo: {} },
+    };
     expect((await renderOnServer('/login?requestId=req-1', state)).title).toBe(
       'Connexion – Demo Immobilien AG',
     );

@@ -1,36 +1,10 @@
-// The request id outlives a page: the tenant moves between /login, /register and the reset pages,
-// and some links arrive without it. sessionStorage keeps it for the tab only, one per tenant: each
-// tenant's pages use a request of that tenant's client.
-const REQUEST_ID_PREFIX = 'concierge.requestId.';
-const CLIENT_INFO_PREFIX = 'concierge.clientInfo.';
-
+// What a tab keeps between its pages (sessionStorage: this tab only, gone when it closes).
 function storage(): Storage | null {
   try {
     return window.sessionStorage;
   } catch {
     return null;
   }
-}
-
-export function rememberRequestId(subdomain: string, requestId: string): void {
-  storage()?.setItem(REQUEST_ID_PREFIX + subdomain, requestId);
-}
-
-export function rememberedRequestId(subdomain: string): string {
-  return storage()?.getItem(REQUEST_ID_PREFIX + subdomain) ?? '';
-}
-
-export function cachedJson<T>(key: string): T | null {
-  try {
-    const text = storage()?.getItem(CLIENT_INFO_PREFIX + key);
-    return text ? (JSON.parse(text) as T) : null;
-  } catch {
-    return null;
-  }
-}
-
-export function cacheJson(key: string, value: unknown): void {
-  storage()?.setItem(CLIENT_INFO_PREFIX + key, JSON.stringify(value));
 }
 
 const COUNTER_BEFORE_ATTEMPT_KEY = 'concierge.counterBeforeAttempt';

@@ -115,13 +115,37 @@ describe('/metrics of the embedded provider', () => {
   it('shows the database pool, the event loop lag and the process', async () => {
     const text = await scrape();
     expect(sample(text, 'provider_db_pool_connections')).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'provider_db_pool_waiting_requests')).toBeGreaterThanOrEqual(0);
+    // Nothing waits for a connection: the scrape's own queries, queued for a moment, do not count.
+    expect(sample(text, 'provider_db_pool_waiting_requests')).toBe(0);
     expect(sample(text, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
   });
 });
 
 describe('the logs of the embedded provider', () => {
+  it('name each request by the caller’s safe X-Request-Id, or a fresh one, which every answer carries', async () => {
+    lines.length = 0;
+    // A route of its own, oidc-provider's (the reply hijacked), and one no route has.
+    const answers = await Promise.all(
+      ['/healthz', '/.well-known/openid-configuration', '/made-up'].map((path, index) =>
+        fetch(`${harness.baseUrl}${path}`, { headers: { 'x-request-id': `edge-${index}` } }),
+      ),
+    );
+    const fresh = await fetch(`${harness.baseUrl}/healthz`, { headers: { 'x-request-id': 'not safe' } });
+    expect(answers.map((answer) => answer.headers.get('x-request-id'))).toEqual([
+      'edge-0',
+      'edge-1',
+      'edge-2',
+    ]);
+    const freshId = fresh.headers.get('x-request-id');
+    expect(freshId).toMatch(/^[0-9a-f-]{36}$/);
+    const logged = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.msg === 'request completed')
+      .map((line) => line.reqId);
+    expect(new Set(logged)).toEqual(new Set(['edge-0', 'edge-1', 'edge-2', freshId]));
+  });
+
   it('censor the provider’s own secret fields wherever a log call puts them', async () => {
     const written: string[] = [];
     const app = Fastify({

@@ -32,6 +32,8 @@ const MINUTE = 60;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 export const SESSION_TTL_SECONDS = 14 * DAY;
+/** How long a sign-in request (an interaction, its id the request id) can be finished. */
+export const INTERACTION_TTL_SECONDS = HOUR;
 
 export interface OidcDependencies {
   config: ProviderConfig;
@@ -97,7 +99,7 @@ export function createOidcConfiguration({ config, db, keys, clients }: OidcDepen
       AuthorizationCode: MINUTE,
       ClientCredentials: 10 * MINUTE,
       IdToken: HOUR,
-      Interaction: HOUR,
+      Interaction: INTERACTION_TTL_SECONDS,
       Grant: 14 * DAY,
       Session: SESSION_TTL_SECONDS,
       RefreshToken: refreshTokenTtl,

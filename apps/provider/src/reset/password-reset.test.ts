@@ -154,7 +154,7 @@ describe('password reset by e-mailed link', () => {
       const mail = await smtp.waitFor(email);
       expect(mail.from).toBe('no-reply@concierge.test');
       expect(mail.subject).toBe('Neues Passwort für das Mieterportal Demo Immobilien AG');
-      expect(mail.text).toContain('Der Link ist 30 Minuten gültig.');
+      expect(mail.text).toContain('Der Link ist 1 Stunde gültig.');
       const link = resetLinkOf(mail);
       expect(`${link.origin}${link.pathname}`).toBe(`${PORTAL_URL}/password-set`);
       expect([...link.searchParams.keys()]).toEqual([
@@ -174,7 +174,7 @@ describe('password reset by e-mailed link', () => {
       expect(mail.html).toContain('background:#1864ab;color:#ffffff');
       expect(mail.html).toContain('<html lang="de">');
 
-      // Stored hashed, for 30 minutes, with the request's tenant.
+      // Stored hashed, for an hour (the default lifetime), with the request's tenant.
       const stored = await harness.database.db
         .selectFrom('password_reset_requests')
         .selectAll()
@@ -185,8 +185,8 @@ describe('password reset by e-mailed link', () => {
       expect(stored.exchange_id_hash).not.toContain(exchangeId);
       expect(stored).toMatchObject({ request_id: requestId, subdomain: 'demo', used_at: null });
       const minutes = (stored.expires_at.getTime() - Date.now()) / 60_000;
-      expect(minutes).toBeGreaterThan(29);
-      expect(minutes).toBeLessThanOrEqual(30);
+      expect(minutes).toBeGreaterThan(59);
+      expect(minutes).toBeLessThanOrEqual(60);
     });
 
     it('gives the link the configured lifetime (RESET_LINK_LIFETIME_MINUTES), and the e-mail says it', async () => {

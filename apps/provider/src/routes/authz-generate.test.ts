@@ -39,12 +39,10 @@ describe('POST /authz-srv/authrequest/authz/generate', () => {
     nonce: 'nonce-1',
   };
 
-  it('gives a requestId that the login form finishes, leaving a session in the same browser', async () => {
-    const browser = new TestBrowser();
-    const generated = await generate(browser, request);
+  it("gives a requestId that any browser's login form finishes with the id alone, as cidaas does", async () => {
+    // Asked for by the portal's server: no browser, no cookies, no origin.
+    const generated = await generate(new TestBrowser(), request, null);
     expect(generated.status).toBe(200);
-    expect(generated.headers.get('access-control-allow-origin')).toBe(PORTAL_URL);
-    expect(generated.headers.get('access-control-allow-credentials')).toBe('true');
     const body = (await generated.json()) as {
       success: boolean;
       status: number;
@@ -63,6 +61,7 @@ describe('POST /authz-srv/authrequest/authz/generate', () => {
     };
     expect(info.data.client_name).toBe('Demo Immobilien AG');
 
+    const browser = new TestBrowser();
     const login = await postLogin(harness, browser, {
       username: DEMO_USER.email,
       password: DEMO_USER.password,
@@ -96,18 +95,18 @@ describe('POST /authz-srv/authrequest/authz/generate', () => {
     expect(tokens.access_token).toBeTruthy();
   });
 
-  it('binds the generated request to the browser that asked for it', async () => {
-    const generated = await generate(new TestBrowser(), request);
+  it('leaves no session and no code behind a wrong password', async () => {
+    const generated = await generate(new TestBrowser(), request, null);
     const { data } = (await generated.json()) as { data: { requestId: string } };
-    const stranger = new TestBrowser();
-    const login = await postLogin(harness, stranger, {
+    const browser = new TestBrowser();
+    const login = await postLogin(harness, browser, {
       username: DEMO_USER.email,
-      password: DEMO_USER.password,
+      password: 'not-the-password',
       requestId: data.requestId,
     });
-    const resumed = await stranger.fetch(login.headers.get('location') ?? '');
-    expect(resumed.status).toBe(400);
-    expect(resumed.headers.get('location') ?? '').not.toContain('code=');
+    const back = new URL(login.headers.get('location') ?? '');
+    expect(back.searchParams.get('error')).toBe('invalid_username_password');
+    expect(login.headers.get('set-cookie')).toBeNull();
   });
 
   it('asks for a login even when the browser is signed in already', async () => {

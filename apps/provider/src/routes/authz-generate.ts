@@ -3,7 +3,8 @@ import { ok } from '@concierge/contracts';
 import cors from '@fastify/cors';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { CIDAAS_ROUTES } from '../oidc/configuration';
+import { CIDAAS_ROUTES, INTERACTION_TTL_SECONDS } from '../oidc/configuration';
+import { RequestCookies } from '../oidc/request-cookies';
 import { CIDAAS_CODES } from './cidaas-codes';
 import type { RouteDeps } from './deps';
 import { refuse, sendValidationFailure } from './envelope-errors';
@@ -21,7 +22,8 @@ const generateBodySchema = z.object({
 });
 
 // The browser's headers that shape how oidc-provider treats the request: cookies tie it to the browser's
-// session, host and the proxy headers make the resume URL the one the browser can reach.
+// session, host and the proxy headers make the resume URL the one the browser can reach. A call from
+// the portal's server has no browser behind it: the issuer's host stands in for the browser's.
 const FORWARDED_HEADERS = [
   'host',
   'cookie',
@@ -44,19 +46,20 @@ function badRequest(reply: FastifyReply, oauthError: string, message: string) {
 }
 
 /**
- * `POST /authz-srv/authrequest/authz/generate` (provider-protocol.md): a fresh requestId for the portal
- * when /login was opened without one. It runs a real authorization request through oidc-provider on
- * behalf of the calling browser — with its cookies, and handing oidc-provider's interaction and
- * resume cookies back to it — so the login form POST finishes it like any other and leaves a session
- * in that browser. PKCE is required, so a throw-away S256 challenge is made up: the code at the end
+ * `POST /authz-srv/authrequest/authz/generate` (provider-protocol.md): a fresh requestId for a page
+ * opened without one. The portal's server asks for it while it renders the page. It runs a real
+ * authorization request through oidc-provider; the cookies oidc-provider answers with are kept with
+ * the request (oidc/request-cookies.ts), so the login form POST of any browser finishes it — as with
+ * cidaas, the request id alone — and leaves a session in that browser. PKCE is required, so a throw-away S256 challenge is made up: the code at the end
  * is redeemable by nobody, and `state` is random. The relying party, finding an unknown state on its
  * callback, starts a normal sign-in, which the new session completes at once. prompt=login makes
  * sure there is an interaction (and so a requestId) even when the browser is signed in already.
  */
-export const authzGenerateRoutes: FastifyPluginAsync<RouteDeps> = async (app, { config, clients }) => {
+export const authzGenerateRoutes: FastifyPluginAsync<RouteDeps> = async (app, { config, clients, db }) => {
   await app.register(cors, portalCorsOptions(config.portalUrl));
   app.removeContentTypeParser('text/plain');
   const allowedOrigins = new Set([new URL(config.portalUrl).origin, config.issuer]);
+  const requestCookies = new RequestCookies(db);
 
   app.post('/authz/generate', async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
@@ -95,6 +98,7 @@ export const authzGenerateRoutes: FastifyPluginAsync<RouteDeps> = async (app, { 
       const value = request.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
+    if (headers.cookie === undefined) headers.host = new URL(config.issuer).host;
     const answer = await app.inject({
       method: 'GET',
       url: `${CIDAAS_ROUTES.authorization}?${authorization}`,
@@ -110,8 +114,9 @@ export const authzGenerateRoutes: FastifyPluginAsync<RouteDeps> = async (app, { 
       const description = target?.searchParams.get('error_description') ?? 'the authorization request failed';
       return badRequest(reply, error, description);
     }
-    const setCookie = answer.headers['set-cookie'];
-    if (setCookie) reply.header('set-cookie', setCookie);
+    const setCookie = [answer.headers['set-cookie'] ?? []].flat();
+    await requestCookies.keep(requestId, setCookie, INTERACTION_TTL_SECONDS);
+    if (setCookie.length > 0) reply.header('set-cookie', setCookie);
     // cidaas's answer (recorded); the hosted page parameters are the ones /authz-srv/authz sends too.
     return ok({ groupname: 'default', lang: '', view_type: 'login', requestId });
   });

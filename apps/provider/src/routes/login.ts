@@ -5,6 +5,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Interaction } from 'oidc-provider';
 import { z } from 'zod';
 import { clientOfInteraction, findInteraction, remainingSeconds } from '../oidc/interactions';
+import { RequestCookies } from '../oidc/request-cookies';
 import { hostedPageLocation, hostedPageUrlOf, sessionExpiredLocation } from '../portal-urls';
 import { type AuthFailureReason, logAuthEvent } from '../users/auth-events';
 import { countFailureForAlarm, reserveLoginAttempt } from '../users/login-limits';
@@ -49,6 +50,7 @@ export const loginRoutes: FastifyPluginAsync<RouteDeps> = async (
 ) => {
   await app.register(formbody);
   app.removeContentTypeParser('text/plain');
+  const requestCookies = new RequestCookies(db);
 
   function backToHostedPage(reply: FastifyReply, interaction: Interaction, params: FailureParams) {
     const pageUrl = hostedPageUrlOf(clientOfInteraction(interaction, clients), config.portalUrl);
@@ -157,11 +159,15 @@ export const loginRoutes: FastifyPluginAsync<RouteDeps> = async (
       return backToHostedPage(reply, interaction, failureParams(outcome, username));
     }
 
-    // Finish the interaction ourselves and send the browser to its resume URL: the resume cookie set at
-    // /authz-srv/authz still ties the flow to the browser that started it. interactionFinished() cannot
-    // be used here, its cookie is scoped to the portal's path (STACK-NOTES).
+    // Finish the interaction ourselves and send the browser to its resume URL. oidc-provider resumes
+    // only with the resume cookie of the request: the browser has it when it began the request itself
+    // (/authz-srv/authz); for a request the portal's server generated, this browser gets the cookies
+    // kept with it. interactionFinished() cannot be used here, its cookie is scoped to the portal's
+    // path (STACK-NOTES).
     interaction.result = { login: { accountId: outcome.user.sub }, consent: {} };
     await interaction.save(remainingSeconds(interaction));
+    const kept = await requestCookies.of(interaction.uid);
+    if (kept.length > 0) reply.header('set-cookie', kept);
     return reply.redirect(interaction.returnTo, 303);
   });
 };

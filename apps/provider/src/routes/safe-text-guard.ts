@@ -5,6 +5,7 @@ import {
   findUnsafeText,
   isUnsafeText,
 } from '@concierge/contracts';
+import { returnRequestId } from '@concierge/observability';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CIDAAS_CODES } from './cidaas-codes';
 import { refuse } from './envelope-errors';
@@ -56,8 +57,9 @@ export function installSafeTextGuard(app: FastifyInstance) {
  * headers of every other answer, without echoing the path as Fastify's own answer does.
  */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  // No hook ran for this request: the security headers come from here.
+  // No hook ran for this request: the security headers and the request id come from here.
   setSecurityHeaders(reply.raw, request.url);
+  returnRequestId(request, reply.raw);
   const status = error.statusCode ?? 400;
   if (status >= 500) {
     request.log.error({ err: error }, 'router error');

@@ -46,6 +46,18 @@ export const listInvitationsQuerySchema = z.object({ tenant: tenant.optional(), 
 
 export const invitationParamsSchema = z.object({ id: uuid });
 
+/** The account by its e-mail, normalised as the lock keeps it (trimmed, lower-cased). */
+export const unlockAccountBodySchema = z.strictObject({ email: registerUserBodySchema.shape.email });
+
+/** What unlocking an account did (POST /accounts/unlock). */
+export interface AdminUnlockedAccount {
+  email: string;
+  /** Concierge or the provider held a lock that is lifted now; false when there was none. */
+  wasLocked: boolean;
+  /** The failed sign-ins that counted and count no more. */
+  failedSignInsCleared: number;
+}
+
 export interface AdminCode {
   code: string;
   tenant: string;

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNodeApps } from '../../../../scripts/build-node-apps.mjs';
+import { seedAccountProtection } from '../test-support/protection-fixtures';
+import { providerUserOf, userAtProvider } from '../test-support/provider-users';
 import { startTestServer } from '../test-support/test-server';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -17,11 +19,14 @@ beforeAll(async () => {
   // The compiled CLI, as `npm run admin` runs it: rebuilt first when its sources changed.
   await buildNodeApps({ apps: ['server'], ifStale: true, quiet: true });
   // The server's development token: the CLI's default for a server on this machine. Small quotas,
-  // so that a test reaches them.
-  server = await startTestServer({
-    ADMIN_CODES_PER_TENANT_PER_HOUR: String(CODE_QUOTA),
-    ADMIN_INVITATIONS_PER_TENANT_PER_HOUR: String(INVITATION_QUOTA),
-  });
+  // so that a test reaches them. The run's embedded provider, for the accounts to unlock.
+  server = await startTestServer(
+    {
+      ADMIN_CODES_PER_TENANT_PER_HOUR: String(CODE_QUOTA),
+      ADMIN_INVITATIONS_PER_TENANT_PER_HOUR: String(INVITATION_QUOTA),
+    },
+    { provider: true },
+  );
   url = await server.app.listen({ host: '127.0.0.1', port: 0 });
   folder = mkdtempSync(join(tmpdir(), 'concierge-cli-'));
 }, 60_000);
@@ -155,6 +160,20 @@ describe('the admin CLI', () => {
     expect(revoked.stderr).toContain('is withdrawn');
   });
 
+  it('unlocks an account the office names by its e-mail', async () => {
+    const email = `cli.locked.${Date.now()}@example.ch`;
+    const { sub } = await userAtProvider(server.provider, email, { declined: true });
+    await seedAccountProtection(server.db, email, { failures: 3, lock: 'locked', sub });
+
+    const run = await cli(['accounts', 'unlock', '--email', email]);
+    expect(run).toMatchObject({ code: 0, stdout: '' });
+    expect(run.stderr).toContain(`Unlocked ${email} (it was locked; 3 failed sign-ins cleared).`);
+    expect((await providerUserOf(server.provider, email))?.status).toBe('VERIFIED');
+    const unknown = await cli(['accounts', 'unlock', '--email', 'nobody.here@example.ch']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('(account_not_found)');
+  });
+
   it('says what the server refused, with exit code 1', async () => {
     const unknownTenant = await cli(['codes', 'create', '--tenant', 'nobody']);
     expect(unknownTenant.code).toBe(1);
@@ -225,6 +244,7 @@ describe('the admin CLI', () => {
       ['codes', 'shred'],
       ['codes', 'list', '--colour'],
       ['invitations', 'create', '--tenant', 'demo'],
+      ['accounts', 'unlock'],
     ]) {
       const run = await cli(args);
       expect(run.code, args.join(' ')).toBe(2);

@@ -1,5 +1,5 @@
 import { access, writeFile } from 'node:fs/promises';
-import type { AdminCode, AdminInvitation } from '../admin/admin-schemas';
+import type { AdminCode, AdminInvitation, AdminUnlockedAccount } from '../admin/admin-schemas';
 import type { AdminClient } from './admin-client';
 import { CliError } from './cli-error';
 import { toCsv } from './csv';
@@ -120,6 +120,24 @@ export async function revokeInvitation(client: AdminClient, output: CliOutput, i
   );
   output.info(
     `Invitation ${invitation.id} for ${invitation.email} is withdrawn (code ${invitation.codeStatus}).`,
+  );
+}
+
+export async function unlockAccount(
+  client: AdminClient,
+  output: CliOutput,
+  options: { email: string },
+): Promise<void> {
+  const { account } = await client.call<{ account: AdminUnlockedAccount }>(
+    'POST',
+    '/accounts/unlock',
+    options,
+  );
+  output.info(
+    account.wasLocked || account.failedSignInsCleared > 0
+      ? `Unlocked ${account.email} (${account.wasLocked ? 'it was locked' : 'it was not locked'}; ` +
+          `${account.failedSignInsCleared} failed sign-ins cleared). The tenant signs in with their password.`
+      : `${account.email} was not locked and had no failed sign-ins; nothing to do.`,
   );
 }
 

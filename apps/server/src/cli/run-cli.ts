@@ -76,6 +76,10 @@ export async function runCli(
       case 'invitations revoke':
         await commands.revokeInvitation(client(), output, single(rest, 'ID'));
         break;
+      case 'accounts unlock':
+        noMore(rest);
+        await commands.unlockAccount(client(), output, { email: required(values.email, '--email') });
+        break;
       default:
         throw usageError(`Unknown command "${command}".`);
     }

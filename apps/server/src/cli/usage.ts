@@ -1,4 +1,4 @@
-export const USAGE = `Concierge admin: registration codes and invitations.
+export const USAGE = `Concierge admin: registration codes, invitations and locked accounts.
 
 Usage: npm run admin --workspace @concierge/server -- <command> [options]
 
@@ -15,6 +15,10 @@ Commands:
   invitations list [--tenant T] [--limit N] [--offset N]
   invitations revoke ID
       Withdraws an invitation and its code, unless somebody has registered with it.
+  accounts unlock --email E
+      Unlocks the account of E as a password reset would, without a new password: its failed
+      sign-ins no longer count, and Concierge's lock and the provider's block are lifted. A block
+      set in the provider's own admin stays. Unlocking an account that is not locked changes nothing.
 
 Options:
   --help        Shows this text.

@@ -72,7 +72,7 @@ export interface ActivationsTable {
 /** E-mails waiting for (or done with) delivery by the outbox worker. */
 export interface MailOutboxTable {
   id: string;
-  /** What the mail is, for logs: 'activation' | 'invitation'. */
+  /** What the mail is, for logs: MailMessage['kind'] (mail/mail-message.ts). */
   kind: string;
   recipient: string;
   subject: string;

@@ -4,6 +4,7 @@ import {
   findUnsafeRequestPart,
   PORTAL_API_PREFIX,
 } from '@concierge/contracts';
+import { returnRequestId } from '@concierge/observability';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { setSecurityHeaders } from './security-headers';
 
@@ -65,8 +66,9 @@ function only(body: unknown, fields: readonly string[]): unknown {
  * headers of every other answer, without echoing the path as Fastify's own answer does.
  */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  // No hook ran for this request: the security headers come from here.
+  // No hook ran for this request: the security headers and the request id come from here.
   setSecurityHeaders(request.server, reply.raw);
+  returnRequestId(request, reply.raw);
   const status = error.statusCode ?? 400;
   const where = error.code === 'FST_ERR_BAD_URL' ? 'path (malformed percent-encoding)' : undefined;
   if (status >= 500) request.log.error({ err: error }, 'router error');

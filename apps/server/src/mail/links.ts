@@ -33,3 +33,16 @@ export function registerLink(portalUrl: string, input: { code: string; subdomain
   url.searchParams.set('subdomain', input.subdomain);
   return url.href;
 }
+
+/** Where a tenant signs in: the customer's portal, which starts the sign-in (as the portal's "to login"). */
+export function customerLoginLink(customerPortalUrl: string): string {
+  return `${customerPortalUrl.replace(/\/+$/, '')}/login`;
+}
+
+/** spec §2 /password-reset-init: the e-mail filled in; the page gets its sign-in request itself. */
+export function passwordResetLink(portalUrl: string, input: { email: string; subdomain: string }): string {
+  const url = new URL('/password-reset-init', portalUrl);
+  url.searchParams.set('email', input.email);
+  url.searchParams.set('subdomain', input.subdomain);
+  return url.href;
+}

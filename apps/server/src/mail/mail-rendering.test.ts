@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderActivationMail } from './activation-mail';
+import { renderAlreadyActiveMail } from './already-active-mail';
 import { renderInvitationMail } from './invitation-mail';
-import { activationLink, invitationLink, registerLink } from './links';
+import { activationLink, invitationLink, passwordResetLink, registerLink } from './links';
 import type { MailBrand } from './mail-brand';
 
 const brand: MailBrand = {
@@ -84,5 +85,29 @@ describe('the invitation e-mail', () => {
     expect(mail.text).toContain('Ihr Registrierungscode: c0de');
     expect(mail.text).toContain(link);
     expect(mail.html).toContain('Jetzt registrieren');
+  });
+});
+
+describe('the "already active" note', () => {
+  it('offers signing in as its button and the reset page as a link of its own, both clickable', () => {
+    const resetLink = passwordResetLink('https://login.example.ch', {
+      email: 'a+b@x.ch',
+      subdomain: 'lacleman',
+    });
+    expect(resetLink).toBe(
+      'https://login.example.ch/password-reset-init?email=a%2Bb%40x.ch&subdomain=lacleman',
+    );
+    const mail = renderAlreadyActiveMail({
+      to: 'a+b@x.ch',
+      language: 'de',
+      brand,
+      signInLink: 'https://portal.lacleman.example/login',
+      resetLink,
+    });
+    expect(mail.kind).toBe('already-active');
+    expect(mail.subject).toBe('Ihr Konto im Mieterportal Gérance <du> Léman & Co ist bereits aktiviert');
+    expect(mail.html).toContain('href="https://portal.lacleman.example/login" style="display:inline-block');
+    expect(mail.html).toContain(`<a href="${resetLink.replaceAll('&', '&#38;')}"`);
+    expect(mail.html).toContain('Passwort vergessen oder Konto gesperrt?');
   });
 });

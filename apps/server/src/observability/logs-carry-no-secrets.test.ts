@@ -13,6 +13,7 @@ import {
   TEST_ADMIN_CLIENT,
 } from '../test-support/embedded-provider';
 import { startTestServer } from '../test-support/test-server';
+import { logStart } from './start-line';
 
 // Issue 15, logs: the server and the embedded provider (in its own process, configured as in
 // production: JSON on standard output) go through every flow that carries a secret, logging at
@@ -24,6 +25,12 @@ const REGISTERED_PASSWORD = 'Erst-Passw0rt!';
 const WRONG_PASSWORD = 'Falsch-Passw0rt?';
 const NEW_PASSWORD = 'Neues-Passw0rt#';
 const CALLBACK = 'http://localhost:8082/callback';
+// During a rotation: two of them.
+const FORM_SECRETS = ['form-secret-one-of-this-run', 'form-secret-two-of-this-run'];
+// What a deployment's URLs carry: the start line logs both URLs, never these.
+const SMTP_PASSWORD = 'smtp-password-of-this-run';
+const DATABASE_PASSWORD = 'database-password-of-this-run';
+const DATABASE_KEY_PASSWORD = 'database-key-password-of-this-run';
 
 const serverLines: string[] = [];
 let mail: MailSink;
@@ -50,13 +57,28 @@ beforeAll(async () => {
     { captureLog: true },
   );
   server = await startTestServer(
-    { PORTAL_URL: PORTAL, LOG_LEVEL: 'trace', WEBHOOK_API_KEY: WEBHOOK_KEY },
+    {
+      PORTAL_URL: PORTAL,
+      LOG_LEVEL: 'trace',
+      WEBHOOK_API_KEY: WEBHOOK_KEY,
+      FORM_SECRET: FORM_SECRETS.join(','),
+    },
     {
       provider: { url: provider.url },
       smtp: { url: mail.url },
       logStream: { write: (line) => serverLines.push(line) },
     },
   );
+  // The line main.ts writes at start, with the passwords a deployment's URLs have (the mail sink
+  // here takes none).
+  logStart(server.app.log, {
+    config: {
+      ...server.config,
+      mail: { ...server.config.mail, smtpUrl: `smtps://mailer:${SMTP_PASSWORD}@relay.test:465` },
+    },
+    databaseUrl: `postgres://concierge:${DATABASE_PASSWORD}@db.test:5432/concierge?sslpassword=${DATABASE_KEY_PASSWORD}`,
+    migrations: { applied: ['0001_rate_limits'], ran: ['0100_registration'] },
+  });
   await server.app.listen({ host: '127.0.0.1', port });
 }, 120_000);
 afterAll(async () => {
@@ -109,6 +131,10 @@ describe('the logs of the server and the embedded provider', () => {
       WEBHOOK_KEY,
       TEST_ADMIN_CLIENT.clientSecret,
       server.config.adminApiToken ?? '',
+      ...FORM_SECRETS,
+      SMTP_PASSWORD,
+      DATABASE_PASSWORD,
+      DATABASE_KEY_PASSWORD,
     ];
 
     // Registration with a letter's code: the page the letter links to, then the form.
@@ -248,6 +274,24 @@ describe('the logs of the server and the embedded provider', () => {
     );
     expect(serverLog).toContain('verificationid=[redacted]');
     expect(serverLog).toContain('rprq=[redacted]');
+    // The start line: the build, the migrations and the configuration, each secret only said to be set.
+    const start = serverLines.map((line) => JSON.parse(line)).find((line) => line.build !== undefined);
+    expect(start).toMatchObject({
+      level: 30,
+      msg: 'starting; migrations run now: 0100_registration',
+      build: { version: expect.stringMatching(/^\d+\.\d+\.\d+/), commit: 'unknown', node: process.version },
+      migrations: { applied: ['0001_rate_limits'], ran: ['0100_registration'] },
+      config: {
+        portalUrl: PORTAL,
+        providerAdmin: { clientId: server.config.providerAdmin.clientId, clientSecret: '***' },
+        webhook: { apiKey: '***' },
+        formSecrets: ['***', '***'],
+        adminApiToken: '***',
+        mail: { smtpUrl: 'smtps://mailer:***@relay.test:465' },
+        databaseUrl: 'postgres://concierge:***@db.test:5432/concierge?sslpassword=***',
+        sentMailRetentionDays: 7,
+      },
+    });
 
     for (const secret of secrets.filter((value) => value.length >= 8)) {
       expect(serverLog, `server log holds ${secret}`).not.toContain(secret);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type MetricsServer, startMetricsServer } from '@concierge/observability';
 import { metricSample as sample, scrapeMetrics } from '@concierge/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import serverPackage from '../../package.json' with { type: 'json' };
 import { enqueueMail } from '../outbox/mail-outbox';
 import { insertCode, register, uniqueEmail } from '../test-support/account-fixtures';
 import { type FakeProvider, startFakeProvider } from '../test-support/fake-provider';
@@ -18,7 +19,10 @@ let metrics: MetricsServer;
 beforeAll(async () => {
   // A provider that is down: every call but the token's answers 503.
   fake = await startFakeProvider({ kind: '503' });
-  server = await startTestServer({ WEBHOOK_API_KEY: API_KEY }, { provider: { url: fake.url } });
+  server = await startTestServer(
+    { WEBHOOK_API_KEY: API_KEY, BUILD_COMMIT: '1c46368' },
+    { provider: { url: fake.url } },
+  );
   metrics = await startMetricsServer(server.app.metrics.registry, { host: '127.0.0.1', port: 0 });
 });
 afterAll(async () => {
@@ -50,6 +54,13 @@ describe('/metrics', () => {
     expect(onPublicPort.statusCode).toBe(404);
     expect(onPublicPort.body).not.toContain('concierge_');
     expect(await scrape()).toContain('concierge_');
+  });
+
+  it('names what runs: the server package’s version, the commit of BUILD_COMMIT and the Node.js', async () => {
+    const text = await scrape();
+    const labels = { version: serverPackage.version, commit: '1c46368', node: process.version };
+    expect(sample(text, 'concierge_build_info', labels)).toBe(1);
+    expect(text.split('\n').filter((line) => line.startsWith('concierge_build_info{'))).toHaveLength(1);
   });
 
   it('counts requests by route pattern and status, never by the URL', async () => {
@@ -157,7 +168,8 @@ describe('/metrics', () => {
     const text = await scrape();
     expect(sample(text, 'concierge_db_pool_connections')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'concierge_db_pool_idle_connections')).toBeGreaterThanOrEqual(0);
-    expect(sample(text, 'concierge_db_pool_waiting_requests')).toBeGreaterThanOrEqual(0);
+    // Nothing waits for a connection: the scrape's own outbox and lock queries do not count.
+    expect(sample(text, 'concierge_db_pool_waiting_requests')).toBe(0);
     expect(sample(text, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
   });

@@ -4,6 +4,7 @@ import { Counter, Gauge, Histogram } from 'prom-client';
 import type { ServerTables } from '../db/schema';
 import type { BreakerState } from '../provider-client/circuit-breaker';
 import type { ProviderCallObserver } from '../provider-client/provider-http';
+import type { BuildInfo } from './build-info';
 
 const LAG_BUCKETS = [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600];
 const BREAKER_STATES: Record<BreakerState, number> = { closed: 0, open: 1, half_open: 2 };
@@ -92,8 +93,21 @@ export class ServerMetrics extends AppMetrics {
     registers: [this.registry],
   });
 
+  readonly buildInfo = new Gauge({
+    name: 'concierge_build_info',
+    help: 'Always 1: which release (version), commit and Node.js this instance runs',
+    labelNames: ['version', 'commit', 'node'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     super('concierge');
+  }
+
+  /** The one series of concierge_build_info: a rollout shows as instances moving from one to the next. */
+  setBuild(build: BuildInfo): void {
+    this.buildInfo.reset();
+    this.buildInfo.set({ version: build.version, commit: build.commit, node: build.node }, 1);
   }
 
   /** What the provider client reports, into the metrics above. */

@@ -26,8 +26,6 @@ export async function enqueueMail(trx: Kysely<ServerTables>, message: MailMessag
   return id;
 }
 
-/** How long a sent e-mail's row (recipient and subject; its body is emptied once sent) is kept. */
-export const SENT_MAIL_RETENTION_DAYS = 7;
 /**
  * How long an e-mail given up on is kept (with its body, for an operator to see what did not go
  * out; concierge_mail_outbox_undeliverable counts it until then). Longer than any link in it lives
@@ -35,10 +33,14 @@ export const SENT_MAIL_RETENTION_DAYS = 7;
  */
 export const UNDELIVERABLE_MAIL_RETENTION_DAYS = 30;
 
-/** Housekeeping: sent e-mails after a week, undeliverable ones after a month; never one still due. */
-export async function pruneMailOutbox(db: Kysely<ServerTables>): Promise<void> {
+/**
+ * Housekeeping: sent e-mails after `sentRetentionDays` (SENT_MAIL_RETENTION_DAYS: the row keeps the
+ * recipient and subject, its body is emptied once sent), undeliverable ones after a month; never one
+ * still due.
+ */
+export async function pruneMailOutbox(db: Kysely<ServerTables>, sentRetentionDays: number): Promise<void> {
   const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3600 * 1000);
-  await db.deleteFrom('mail_outbox').where('sent_at', '<', daysAgo(SENT_MAIL_RETENTION_DAYS)).execute();
+  await db.deleteFrom('mail_outbox').where('sent_at', '<', daysAgo(sentRetentionDays)).execute();
   await db
     .deleteFrom('mail_outbox')
     .where('sent_at', 'is', null)

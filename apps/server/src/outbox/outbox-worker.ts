@@ -1,6 +1,7 @@
 import { type Kysely, loggableError, retryDelayMs } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerTables } from '../db/schema';
+import type { MailMessage } from '../mail/mail-message';
 import type { MailTransport } from '../mail/mail-transport';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 
@@ -112,7 +113,7 @@ export class MailOutboxWorker {
     const context = { mailId: row.id, kind: row.kind, attempts };
     try {
       await transport.send({
-        kind: row.kind as 'activation' | 'invitation',
+        kind: row.kind as MailMessage['kind'],
         to: row.recipient,
         subject: row.subject,
         html: row.html,

@@ -4,7 +4,7 @@ import type { ServerTables } from '../db/schema';
 
 /**
  * How long the server remembers which e-mail a reset was started for. Longer than any reset link
- * lives at the provider (the embedded one: 30 minutes; cidaas: configurable, at most a day).
+ * lives at the provider (the embedded one: an hour; cidaas: configurable, at most a day).
  */
 export const RESET_REQUEST_RETENTION_DAYS = 7;
 

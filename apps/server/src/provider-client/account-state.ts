@@ -12,6 +12,11 @@ import {
 /** Whether Concierge itself set the DECLINED the account may have. */
 export interface LockState {
   isOurLock: boolean;
+  /**
+   * Whether the unlock marks an unverified e-mail verified too: a reset does (its link proved the
+   * mailbox; the default), an unlock through the admin API does not.
+   */
+  verifiesEmail?: boolean;
 }
 
 /**
@@ -54,7 +59,8 @@ async function verifyUser(http: ProviderHttp, user: ProviderUser): Promise<Provi
  * the block need not show in the user's status (answered 204 when there was none; refused where the
  * tenant has no fraud detection, which only matters for a user whose status says BLOCKED). An
  * operator's DECLINED stays. The reset link proved the mailbox, so an unverified e-mail becomes
- * verified too (spec §4).
+ * verified too (spec §4), unless `verifiesEmail` is false (an unlock through the admin API proves
+ * nothing of the mailbox).
  */
 export async function unlockAccount(
   http: ProviderHttp,
@@ -81,6 +87,7 @@ export async function unlockAccount(
     user = after.data ?? user;
   }
   if (user.status === 'DECLINED' || user.status === 'BLOCKED') return answer('still_locked');
+  if (options.verifiesEmail === false) return answer(change);
   const verified = await verifyUser(http, user);
   if (verified.kind !== 'answer') return verified;
   return answer(verified.data === 'changed' ? 'changed' : change);

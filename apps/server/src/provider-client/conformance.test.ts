@@ -116,8 +116,9 @@ function conformance(name: string, start: () => Promise<ConformanceTarget>) {
       expect(result).toMatchObject({ kind: 'refusal', code: INVALID_REQUEST_ID });
     });
 
-    // The browser's own calls (spec §7; the portal's api/provider.ts reads them, its tests every variant).
-    it("answers the hosted page's calls as the portal reads them", async () => {
+    // The browser's one call (spec §7; the portal's api/provider.ts reads it, its tests every variant)
+    // and the page's reads, which the server makes while it renders (ssr/page-sign-in-request.ts).
+    it("answers the hosted page's calls as the portal and the server read them", async () => {
       const user = await newUser();
       const requestId = answerOf(await target.client.generateRequestId(target.signInClient));
       const base = target.client.baseUrl;
@@ -131,12 +132,14 @@ function conformance(name: string, start: () => Promise<ConformanceTarget>) {
       expect(await known.json()).toMatchObject({ success: true, data: expect.any(Object) });
       const unknownUser = await existence(newEmail());
       expect([204, 404, 417]).toContain(unknownUser.status);
-      const info = await (await fetch(`${base}/public-srv/public/${requestId}`)).json();
-      expect(info).toMatchObject({ success: true, data: { client_name: expect.any(String) } });
-      const expired = await fetch(`${base}/public-srv/public/${await target.expiredRequestId()}`);
-      expect(await expired.json()).toMatchObject({ success: false, error: { code: 10001 } });
-      const tenant = await (await fetch(`${base}/public-srv/tenantinfo/basic`)).json();
-      expect(tenant).toMatchObject({ success: true, data: { tenant_name: expect.any(String) } });
+      expect(answerOf(await target.client.clientInfo(requestId))).toMatchObject({
+        client_name: expect.any(String),
+      });
+      expect(await target.client.clientInfo(await target.expiredRequestId())).toMatchObject({
+        kind: 'refusal',
+        code: INVALID_REQUEST_ID,
+      });
+      expect(answerOf(await target.client.tenantInfo())).toMatchObject({ tenant_name: expect.any(String) });
     });
 
     // The double's default answers the documented nested profile and no sub from the existence

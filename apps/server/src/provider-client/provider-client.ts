@@ -26,6 +26,11 @@ export class ProviderClient {
     return this.#http.baseUrl;
   }
 
+  /** The provider failed its last calls and is not being asked now (the circuit breaker is open). */
+  get isKnownAway(): boolean {
+    return this.#http.isKnownAway;
+  }
+
   generateRequestId(client: SignInClient): Promise<ProviderResult<string>> {
     return generateRequestId(this.#http, client);
   }

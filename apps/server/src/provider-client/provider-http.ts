@@ -93,6 +93,11 @@ export class ProviderHttp {
     });
   }
 
+  /** The breaker is open: calls fail fast, nothing goes out until its cool-down ends. */
+  get isKnownAway(): boolean {
+    return this.#breaker.state === 'open';
+  }
+
   get baseUrl(): string {
     return this.#options.baseUrl;
   }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { codeRow, register, uniqueEmail } from '../test-support/account-fixtures';
+import { seedAccountProtection } from '../test-support/protection-fixtures';
+import { providerUserOf, userAtProvider } from '../test-support/provider-users';
 import { startTestServer } from '../test-support/test-server';
 
 const TOKEN = 'admin-token-for-the-tests';
@@ -243,5 +245,52 @@ describe('invitations', () => {
       status: 404,
       error: { code: 'invitation_not_found' },
     });
+  });
+});
+
+describe('unlocking an account', () => {
+  /** An activated account at the provider, as Concierge's lock after three failures leaves it, or an operator's. */
+  async function lockedAccount(lockedBy: 'concierge' | 'operator') {
+    const email = uniqueEmail('locked');
+    const { sub } = await userAtProvider(server.provider, email, { declined: true });
+    if (lockedBy === 'concierge')
+      await seedAccountProtection(server.db, email, { failures: 3, lock: 'locked', sub });
+    else await seedAccountProtection(server.db, email, { failures: 2 });
+    return email;
+  }
+  const statusOf = async (email: string) => (await providerUserOf(server.provider, email))?.status;
+  const counterOf = async (email: string) =>
+    (
+      await server.app.inject({
+        url: `/user-login-failed-counter?subdomain=r5&email=${encodeURIComponent(email)}`,
+      })
+    ).json()[0].counter;
+
+  it("lifts Concierge's lock and count and the provider's DECLINED, once; again changes nothing", async () => {
+    const email = await lockedAccount('concierge');
+    expect(await counterOf(email)).toBe(3);
+    const unlocked = await admin('POST', '/accounts/unlock', { email: `  ${email.toUpperCase()}` });
+    expect(unlocked.statusCode).toBe(200);
+    expect(unlocked.json().data).toEqual({ account: { email, wasLocked: true, failedSignInsCleared: 3 } });
+    expect(await statusOf(email)).toBe('VERIFIED');
+    expect(await counterOf(email)).toBe(0);
+
+    const again = await admin('POST', '/accounts/unlock', { email });
+    expect(again.json().data).toEqual({ account: { email, wasLocked: false, failedSignInsCleared: 0 } });
+    expect(await statusOf(email)).toBe('VERIFIED');
+  });
+
+  it('changes nothing where a lock Concierge did not set holds, nor for an e-mail without an account', async () => {
+    const email = await lockedAccount('operator');
+    const refused = await admin('POST', '/accounts/unlock', { email });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ error: { code: 'locked_by_provider' } });
+    expect(await statusOf(email)).toBe('DECLINED');
+    expect(await counterOf(email)).toBe(2);
+
+    const nobody = await admin('POST', '/accounts/unlock', { email: uniqueEmail('nobody') });
+    expect(nobody.statusCode).toBe(404);
+    expect(nobody.json()).toMatchObject({ error: { code: 'account_not_found' } });
+    expect((await admin('POST', '/accounts/unlock', { email: 'not-an-address' })).statusCode).toBe(400);
   });
 });

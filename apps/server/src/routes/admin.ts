@@ -1,15 +1,18 @@
 import { ok } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import type { FastifyInstance } from 'fastify';
+import { unlockOnAdminRequest } from '../accounts/protection/admin-unlock';
 import { requireAdminToken } from '../admin/admin-auth';
 import { takeAdminQuota } from '../admin/admin-quotas';
 import {
+  type AdminUnlockedAccount,
   codeParamsSchema,
   createCodesBodySchema,
   createInvitationBodySchema,
   invitationParamsSchema,
   listCodesQuerySchema,
   listInvitationsQuerySchema,
+  unlockAccountBodySchema,
 } from '../admin/admin-schemas';
 import {
   createRegistrationCodes,
@@ -20,26 +23,28 @@ import {
 import { createInvitation, listInvitations, revokeInvitation } from '../admin/invitations-admin';
 import type { ServerConfig } from '../config';
 import type { ServerTables } from '../db/schema';
-import { AppError } from '../http/errors';
+import { AppError, providerUnreachable } from '../http/errors';
 import { parseInput } from '../http/parse-input';
+import type { ProviderClient } from '../provider-client/provider-client';
 import type { TenantRegistry } from '../tenants/tenant-registry';
 
 export const ADMIN_API_PREFIX = '/api/admin';
 
 interface AdminOptions {
   db: Kysely<ServerTables>;
+  provider: ProviderClient;
   registry: TenantRegistry;
   config: Pick<ServerConfig, 'portalUrl' | 'adminQuotas'>;
   token: string;
 }
 
 /**
- * The operators' admin API: registration codes and invitations. Register it with
+ * The operators' admin API: registration codes, invitations and unlocking accounts. Register it with
  * `prefix: ADMIN_API_PREFIX`; every route needs the bearer token. Answers use the same envelope as
  * the portal's calls.
  */
 export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
-  const { db, registry, config, token } = options;
+  const { db, provider, registry, config, token } = options;
   app.addHook('onRequest', requireAdminToken(token));
   // JSON only: a cross-site form can send text/plain, never application/json without CORS.
   app.removeContentTypeParser('text/plain');
@@ -89,5 +94,38 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
   app.post('/invitations/:id/revoke', async (request) => {
     const { id } = parseInput(invitationParamsSchema, request.params);
     return ok({ invitation: await revokeInvitation({ db, config }, id) });
+  });
+
+  // Through the one owner of the lock (accounts/protection/): all or nothing, idempotent.
+  app.post('/accounts/unlock', async (request) => {
+    const { email } = parseInput(unlockAccountBodySchema, request.body);
+    const unlock = await unlockOnAdminRequest({ db, provider, log: request.log }, email);
+    switch (unlock.outcome) {
+      case 'unlocked': {
+        const account: AdminUnlockedAccount = {
+          email,
+          wasLocked: unlock.wasLocked,
+          failedSignInsCleared: unlock.failuresCleared,
+        };
+        return ok({ account });
+      }
+      case 'no_account':
+        throw new AppError(
+          404,
+          'account_not_found',
+          'The identity provider has no account with this e-mail.',
+        );
+      case 'still_locked':
+        throw new AppError(
+          409,
+          'locked_by_provider',
+          'A lock Concierge did not set holds the account at the identity provider (a DECLINED set there); ' +
+            'lift it there. Nothing was changed.',
+        );
+      case 'retry':
+        throw providerUnreachable(
+          'The identity provider could not be asked or did not unlock the account. Nothing was changed; try again.',
+        );
+    }
   });
 }

@@ -14,6 +14,9 @@ afterAll(() => server?.close());
 
 const page = (url: string) => server.app.inject({ url, headers: { accept: 'text/html' } });
 
+/** What a page shows, without the texts it carries for the browser (which hold every message). */
+const shownPart = (html: string) => html.slice(0, html.indexOf('id="concierge-state"'));
+
 /** Every address the page could send a browser to: links, form targets, sources. */
 function addressesIn(html: string): string[] {
   return [...html.matchAll(/\b(?:href|action|src)="([^"]*)"/g)].map((match) => match[1]!);
@@ -123,5 +126,55 @@ describe('GET /messages/:language', () => {
     const both = await server.app.inject({ url: '/messages/de?namespaces=register&namespaces=terms' });
     expect(both.statusCode).toBe(200);
     expect(Object.keys(both.json()).sort()).toEqual(['register', 'terms']);
+  });
+});
+
+describe('a page that needs a sign-in request while the provider cannot be reached (issue 28)', () => {
+  let away: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    // Nothing listens on port 9: every provider call is refused at once.
+    away = await startTestServer({}, { provider: { url: 'http://127.0.0.1:9' } });
+  }, 120_000);
+  afterAll(() => away?.close());
+  const pageOf = (url: string, language: string) =>
+    away.app.inject({ url, headers: { accept: 'text/html', 'accept-language': language } });
+
+  it('says so in the tenant’s language and keeps the letter’s code, the form ready for when it is back', async () => {
+    const code = 'f47ac10b-58cc-4372-a567-0e02b2c3d479';
+    const register = await pageOf(`/register?subdomain=r5&registrationcode=${code}`, 'fr');
+    expect(register.statusCode).toBe(503);
+    expect(register.headers['retry-after']).toBe('30');
+    expect(shownPart(register.body)).toMatch(
+      /role="alert"[^>]*>.*Le service de connexion est momentanément inaccessible\./s,
+    );
+    expect(register.body).toMatch(new RegExp(`<input[^>]+value="${code}"`));
+    const login = await pageOf('/login?subdomain=r5&username=anna%40example.ch', 'de');
+    expect(shownPart(login.body)).toContain('Der Anmeldedienst ist im Moment nicht erreichbar.');
+    expect(login.body).toMatch(/<form[^>]+action="\/login\?subdomain=r5"/);
+    expect(login.body).toMatch(/<input[^>]+value="anna@example.ch"/);
+    // The breaker is open now: a page that needs no request says so too, and still shows its form.
+    const reset = await pageOf('/password-set?subdomain=r5&rprq=r&exchangeid=e&requestId=x', 'it');
+    expect(reset.statusCode).toBe(200);
+    expect(shownPart(reset.body)).toContain('Il servizio di accesso non è raggiungibile al momento.');
+  });
+});
+
+describe('fresh sign-in requests for one address', () => {
+  let limited: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    limited = await startTestServer({ SIGN_IN_REQUESTS_PER_ADDRESS_PER_MINUTE: '2' }, { provider: true });
+  }, 120_000);
+  afterAll(() => limited?.close());
+  const pageOf = (url: string) => limited.app.inject({ url, headers: { accept: 'text/html' } });
+
+  it('are limited, while a page with a live request id of its own still opens', async () => {
+    const first = await pageOf('/login?subdomain=demo');
+    const live = /"signInRequest":\{"requestId":"([^"]+)"/.exec(first.body)?.[1];
+    expect(live).toBeDefined();
+    expect((await pageOf('/register?subdomain=demo')).statusCode).toBe(200);
+    const third = await pageOf('/login?subdomain=demo');
+    expect(third.statusCode).toBe(429);
+    expect(shownPart(third.body)).toContain('Zu viele Versuche.');
+    expect((await pageOf(`/login?subdomain=demo&requestId=${live}`)).statusCode).toBe(200);
   });
 });

@@ -2,6 +2,7 @@ import {
   type FormOutcome,
   failure,
   isLanguage,
+  type PageNotice,
   PORTAL_FORMS,
   type PortalPageState,
 } from '@concierge/contracts';
@@ -9,7 +10,12 @@ import { noteForLog } from '@concierge/observability';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendCompressed } from '../http/compressed-answer';
 import { renderDocument } from '../ssr/document';
-import { type PageStateContext, pageStateFor, pageStateWithTenant } from '../ssr/page-state';
+import {
+  type PageStateContext,
+  pageStateFor,
+  pageStateWithTenant,
+  SIGN_IN_REQUEST_ROUTE,
+} from '../ssr/page-state';
 import { type KeptPage, pageTemplateFor, withRequestId } from '../ssr/page-templates';
 
 /**
@@ -26,6 +32,12 @@ const FORM_PAGES = new Set(PORTAL_FORMS.map((form) => form.page));
  * only, as the request id's stand-in (ssr/page-templates.ts), so a kept page can hold it too.
  */
 const FORM_TOKEN_STAND_IN = 'StandInForTheFormToken0c0nc1erge';
+
+/** A page that cannot be used now answers as a service would: try again after a while. */
+const NOTICE_STATUS: Record<PageNotice, { status: number; retryAfterSeconds: number }> = {
+  provider_unreachable: { status: 503, retryAfterSeconds: 30 },
+  too_many_requests: { status: 429, retryAfterSeconds: 60 },
+};
 
 /** A page, or with `form` the page as the server's handling of its posted form left it. */
 export async function renderPortalPage(
@@ -48,15 +60,21 @@ export async function renderPortalPage(
     noteForLog(request, { outcome: 'request_id_of_another_tenant' });
     return reply.redirect(withoutRequestId(context, path, request.url.slice(path.length)), form ? 303 : 302);
   }
+  if (decision.customerLogin !== undefined) {
+    noteForLog(request, { outcome: 'no_sign_in_request' });
+    return reply.header('cache-control', 'no-store').redirect(decision.customerLogin, form ? 303 : 302);
+  }
   const hasForm = FORM_PAGES.has(path);
+  // What the page says on arrival about what its address brought (a withdrawn invitation).
+  const outcome = form ?? (await context.arrivalOutcome?.(path, request.query as Record<string, unknown>));
   const state: PortalPageState = {
     ...decision.state,
-    ...(form ? { form } : {}),
+    ...(outcome ? { form: outcome } : {}),
     ...(hasForm ? { formToken: FORM_TOKEN_STAND_IN } : {}),
   };
   // Also a tenant recovered from the request id, which the query does not name.
   if (state.tenant.isRequested) noteForLog(request, { tenant: state.tenant.subdomain });
-  const template = form ? undefined : pageTemplateFor(request.url, state);
+  const template = outcome ? undefined : pageTemplateFor(request.url, state);
   let page: KeptPage;
   if (template) {
     const stateJson = build.bundle.serialisePageState(template.state);
@@ -69,10 +87,15 @@ export async function renderPortalPage(
   }
   // The token is this visitor's: no shared cache may hand the page to another.
   const html = hasForm ? page.html.replaceAll(FORM_TOKEN_STAND_IN, reply.generateCsrf()) : page.html;
-  let cacheControl = NO_STORE_PAGES.has(path) || form ? 'no-store' : 'no-cache';
-  if (hasForm && cacheControl === 'no-cache') cacheControl = 'private, no-cache';
+  let cacheControl = NO_STORE_PAGES.has(path) || outcome ? 'no-store' : 'no-cache';
+  // A form token or a sign-in request is this visitor's own: no shared cache may hand it on.
+  if ((hasForm || state.signInRequest) && cacheControl === 'no-cache') cacheControl = 'private, no-cache';
+  // Only a page that cannot do its job says so in its status; one that merely warns answers as usual.
+  const noticeStatus =
+    state.notice && context.build.bundle.needsSignInRequest(path) ? NOTICE_STATUS[state.notice] : undefined;
+  if (noticeStatus) reply.header('retry-after', String(noticeStatus.retryAfterSeconds));
   reply
-    .status(status ?? page.status)
+    .status(status ?? noticeStatus?.status ?? page.status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', cacheControl)
     .header('vary', 'Accept-Language');
@@ -144,6 +167,13 @@ export async function portalPageRoutes(app: FastifyInstance, context: PageStateC
       return reply.header('cache-control', 'public, max-age=300').send(parts);
     },
   );
+  // A page open for a while asks whether its sign-in request still holds (another tab may have used
+  // it); the answer is the request again, or a fresh one, or why there is none.
+  app.get(SIGN_IN_REQUEST_ROUTE, async (request, reply) => {
+    const { state } = await pageStateWithTenant(request, context);
+    reply.header('cache-control', 'no-store');
+    return reply.send(state ? { signInRequest: state.signInRequest, notice: state.notice } : {});
+  });
   // The same state a rendered page carries, for a page that has to boot without it.
   app.get('/page-state.json', async (request, reply) =>
     reply

@@ -10,3 +10,27 @@ export async function providerUserOf(provider: ProviderClient, email: string): P
   if (user.kind !== 'answer') throw new Error(`the look-up failed: ${JSON.stringify(user)}`);
   return user.data;
 }
+
+/**
+ * A user made at the provider directly, as an account from before Concierge is (no registration of
+ * Concierge's): its e-mail verified unless told otherwise, and DECLINED when `declined`.
+ */
+export async function userAtProvider(
+  provider: ProviderClient,
+  email: string,
+  state: { verified?: boolean; declined?: boolean } = {},
+): Promise<{ sub: string }> {
+  const requestId = await provider.generateRequestId({
+    clientId: 'property-portal-demo',
+    redirectUri: 'http://localhost:8082/callback',
+  });
+  if (requestId.kind !== 'answer') throw new Error('no request id');
+  const user = await provider.registerUser({ requestId: requestId.data, email, password: 'Start-Pass1!' });
+  if (user.kind !== 'answer')
+    throw new Error(`the provider did not register the user: ${JSON.stringify(user)}`);
+  const { sub } = user.data;
+  if (state.verified !== false && (await provider.verifyAccount(sub)).kind !== 'answer')
+    throw new Error('not verified');
+  if (state.declined && (await provider.lockAccount(sub)).kind !== 'answer') throw new Error('not declined');
+  return { sub };
+}

@@ -1,105 +1,69 @@
-import type { ClientInfo, PageSignInRequest, TenantFlags, TenantInfo } from '@concierge/contracts';
+import type {
+  ClientInfo,
+  PageNotice,
+  PageSignInRequest,
+  TenantFlags,
+  TenantInfo,
+} from '@concierge/contracts';
 import {
   createContext,
   type Dispatch,
   type ReactNode,
+  type SetStateAction,
   useContext,
-  useEffect,
   useMemo,
-  useReducer,
-  useRef,
   useState,
 } from 'react';
-import { useSearchParams } from 'wouter';
-import { type RequestEvent, type RequestState, requestReducer } from './request-state';
 
-/** What the server rendered the page with (page-state.ts): the request it checked, and tenant info. */
+/**
+ * What the server rendered the page with (ssr/page-state.ts): the sign-in request it checked or
+ * obtained, the provider's tenant info, and a notice when the provider is away. The browser never
+ * asks the provider for a request itself: a page that needs one and has none is loaded from the
+ * server (components/PageLink.tsx), and a page the tenant comes back to asks the server again
+ * (use-renew-request.ts).
+ */
 export interface RequestSeed {
   signInRequest?: PageSignInRequest;
   tenantInfo?: TenantInfo;
+  notice?: PageNotice;
 }
 
-const SeedContext = createContext<RequestSeed>({});
+interface SeedStore {
+  seed: RequestSeed;
+  replaceSeed: Dispatch<SetStateAction<RequestSeed>>;
+}
+
+const SeedContext = createContext<SeedStore>({ seed: {}, replaceSeed: () => undefined });
 
 export function RequestSeedProvider({ seed, children }: { seed: RequestSeed; children: ReactNode }) {
-  return <SeedContext.Provider value={seed}>{children}</SeedContext.Provider>;
+  const [current, replaceSeed] = useState(seed);
+  const store = useMemo(() => ({ seed: current, replaceSeed }), [current]);
+  return <SeedContext.Provider value={store}>{children}</SeedContext.Provider>;
 }
 
-interface RequestStore {
-  state: RequestState;
-  dispatch: Dispatch<RequestEvent>;
-  tenantInfo: TenantInfo | null;
-  setTenantInfo(info: TenantInfo): void;
-  /** Resolves once the request is no longer being checked. */
-  settled(): Promise<RequestState>;
-}
-
-const RequestStoreContext = createContext<RequestStore | null>(null);
-
-function initialState(seed: RequestSeed, requestIdInUrl: string): RequestState {
-  const seeded = seed.signInRequest;
-  return seeded
-    ? { status: 'ready', requestId: seeded.requestId, clientInfo: seeded.clientInfo }
-    : { status: 'checking', requestId: requestIdInUrl };
-}
-
-/** Holds the sign-in request behind every page; RequestSync (beside it) settles it after hydration. */
-export function RequestProvider({ children }: { children: ReactNode }) {
-  const seed = useContext(SeedContext);
-  const [searchParams] = useSearchParams();
-  const [state, dispatch] = useReducer(requestReducer, undefined, () =>
-    initialState(seed, searchParams.get('requestId') ?? ''),
-  );
-  const [tenantInfo, setTenantInfo] = useState<TenantInfo | null>(seed.tenantInfo ?? null);
-  const waiting = useRef<((state: RequestState) => void)[]>([]);
-  const latest = useRef(state);
-  useEffect(() => {
-    latest.current = state;
-    if (state.status === 'checking') return;
-    for (const resolve of waiting.current.splice(0)) resolve(state);
-  }, [state]);
-  const store = useMemo<RequestStore>(
-    () => ({
-      state,
-      dispatch,
-      tenantInfo,
-      setTenantInfo,
-      settled: () =>
-        latest.current.status === 'checking'
-          ? new Promise((resolve) => waiting.current.push(resolve))
-          : Promise.resolve(latest.current),
-    }),
-    [state, tenantInfo],
-  );
-  return <RequestStoreContext.Provider value={store}>{children}</RequestStoreContext.Provider>;
-}
-
-export function useRequestStore(): RequestStore {
-  const store = useContext(RequestStoreContext);
-  if (!store) throw new Error('useRequestStore outside RequestProvider');
-  return store;
+/** Replaces what the page works with by the server's newer answer (use-renew-request.ts). */
+export function useReplaceSeed(): SeedStore['replaceSeed'] {
+  return useContext(SeedContext).replaceSeed;
 }
 
 export interface RequestContextValue {
-  /** The provider's request id the page works with ('' while none is known). */
+  /** The provider's request id the page works with; '' when the page has none. */
   requestId: string;
-  /** spec §3 client info of the request; null until it was read, or when it cannot be had. */
+  /** spec §3 client info of the request; null without one. */
   clientInfo: ClientInfo | null;
-  /** spec §3: the provider's tenant info, read once; null until known. */
+  /** spec §3: the provider's tenant info, as the server last read it; null when unknown. */
   tenantInfo: TenantInfo | null;
-  status: RequestState['status'];
-  /** Resolves once the request is ready, unavailable or redirecting (at once when it is). */
-  settled(): Promise<RequestState>;
+  /** Said above the page: the provider is away, or this address asked too often. */
+  notice: PageNotice | null;
 }
 
 export function useRequestContext(): RequestContextValue {
-  const { state, tenantInfo, settled } = useRequestStore();
+  const { signInRequest, tenantInfo, notice } = useContext(SeedContext).seed;
   return {
-    requestId: state.requestId,
-    clientInfo: state.status === 'ready' ? state.clientInfo : null,
-    tenantInfo,
-    status: state.status,
-    settled,
+    requestId: signInRequest?.requestId ?? '',
+    clientInfo: signInRequest?.clientInfo ?? null,
+    tenantInfo: tenantInfo ?? null,
+    notice: notice ?? null,
   };
 }
 

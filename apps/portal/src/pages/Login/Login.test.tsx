@@ -6,7 +6,7 @@ import { fetchFailedLoginCounter } from '../../api/failed-login-counter';
 import { assignLocation } from '../../hooks/browser-location';
 import { locales } from '../../i18n/resources';
 import { focusedSummary } from '../../test/error-summary';
-import { jsonAnswer, pathOf, pendingAnswer, queryOf } from '../../test/fetch';
+import { pathOf, pendingAnswer, queryOf } from '../../test/fetch';
 import { testTenant } from '../../test/fixtures';
 import { renderPage } from '../../test/render-page';
 import { clientInfoAnswer, type FetchRoutes, stubFetch } from '../../test/stub-fetch';
@@ -287,120 +287,96 @@ describe('login page', () => {
 });
 
 describe('the sign-in request behind the page', () => {
-  it('works from the first frame with the request the server rendered it with, asking nothing after load', async () => {
+  const fromServer = { requestId: 'from-server', clientInfo: { client_name: 'Demo' } };
+  const providerCalls = (fetchMock: ReturnType<typeof stubFetch>) =>
+    fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.startsWith('http://provider.test'));
+
+  it('works from the first frame with the request the server rendered it with, the address taking it', async () => {
     const fetchMock = stubFetch(provider);
     const { container } = await renderPage('/login?subdomain=demo&requestId=expired', 'en', testTenant, {
-      requestId: 'from-server',
-      clientInfo: { client_name: 'Demo' },
+      signInRequest: fromServer,
     });
     const form = container.querySelector('form')!;
     expect(form.getAttribute('action')).toBe('http://provider.test/login-srv/login');
     expect(container.querySelector('input[name="requestId"]')).toHaveValue('from-server');
-    // The address takes the server's request id in place of the expired one.
+    // The address takes the server's request id in place of the expired one: a reload keeps it.
     const link = await screen.findByRole('link', { name: /Forgot your password/ });
     await waitFor(() =>
       expect(link.getAttribute('href')).toBe('/password-reset-init?subdomain=demo&requestId=from-server'),
     );
-    const providerCalls = fetchMock.mock.calls.filter(([url]) => String(url).includes('provider.test'));
-    expect(providerCalls.map(([url]) => String(url))).toEqual([
-      'http://provider.test/public-srv/tenantinfo/basic',
+    expect(providerCalls(fetchMock)).toEqual([]);
+  });
+
+  it.each([
+    '/login?subdomain=demo',
+    '/register?subdomain=demo',
+    '/password-reset-init?subdomain=demo',
+    '/resend-account-activation-email?subdomain=demo',
+    '/verification-complete?subdomain=demo',
+    '/password-set?subdomain=demo',
+    '/password-set-success?subdomain=demo',
+  ])('asks the provider nothing after load on %s', async (url) => {
+    const fetchMock = stubFetch({ ...provider, '/': () => ({}) });
+    await renderPage(url);
+    await screen.findByRole('heading', { level: 1 });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(providerCalls(fetchMock)).toEqual([]);
+    expect(assignLocation).not.toHaveBeenCalled();
+  });
+
+  it('says the provider is away, and sends the form to the server with the e-mail while it has no request', async () => {
+    const fetchMock = stubFetch(provider);
+    const { container } = await renderPage('/login?subdomain=demo&error=not_sent', 'de', testTenant, {
+      notice: 'provider_unreachable',
+    });
+    // The notice says it all: not also that the last form was not sent.
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([
+      locales.de.common.providerUnreachable,
     ]);
+    expect(container.querySelector('form')!.getAttribute('action')).toBe('/login?subdomain=demo');
+    await userEvent.type(screen.getByLabelText(/E-Mail-Adresse/), 'anna@example.ch');
+    await userEvent.type(container.querySelector('input[name="password"]')!, 'secret{Enter}');
+    await waitFor(() => expect(submit).toHaveBeenCalledOnce());
+    expect(providerCalls(fetchMock)).toEqual([]);
   });
 
-  it('sends the form to the server, not to the provider, while it has no request', async () => {
-    const clientInfo = pendingAnswer();
-    stubFetch({ ...provider, '/public-srv/public/': () => clientInfo.promise });
-    const { container } = await renderPage('/login?subdomain=demo&requestId=r9');
-    expect(container.querySelector('form')!.getAttribute('action')).toBe(
-      '/login?subdomain=demo&requestId=r9',
-    );
-    clientInfo.settle(jsonAnswer(200, clientInfoAnswer()));
-    await waitFor(() =>
-      expect(container.querySelector('form')!.getAttribute('action')).toBe(
-        'http://provider.test/login-srv/login',
-      ),
-    );
-  });
-
-  it('signs in when Enter is pressed before the request is checked: it waits for the check', async () => {
-    const clientInfo = pendingAnswer();
-    stubFetch({ ...provider, '/public-srv/public/': () => clientInfo.promise });
-    await renderPage('/login?subdomain=demo&requestId=slow');
-    await userEvent.type(screen.getByLabelText(/Email address/), 'anna@example.ch');
-    await userEvent.type(screen.getByLabelText(/^Password/), 'secret{Enter}');
-    expect(submit).not.toHaveBeenCalled();
-    clientInfo.settle(jsonAnswer(200, clientInfoAnswer()));
-    await waitFor(() => expect(submit).toHaveBeenCalledTimes(1));
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-  });
-
-  it("never uses another tenant's request id remembered in the same tab", async () => {
-    const fetchMock = stubFetch({
-      ...provider,
-      'POST /authz-srv/authrequest/authz/generate': () => ({
-        success: true,
-        status: 200,
-        data: { requestId: 'fresh-r5' },
-      }),
-    });
-    window.sessionStorage.setItem('concierge.requestId.demo', 'demo-request');
-    const r5 = { ...testTenant, subdomain: 'r5', clientId: 'r5-client' };
-    const { container } = await renderPage('/login?subdomain=r5', 'en', r5);
-    await waitFor(() => expect(container.querySelector('input[name="requestId"]')).toHaveValue('fresh-r5'));
-    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('demo-request'))).toBe(false);
-    expect(window.sessionStorage.getItem('concierge.requestId.r5')).toBe('fresh-r5');
-  });
-
-  it('gets a fresh request id from the provider when the page has none, and posts with it', async () => {
-    const fetchMock = stubFetch({
-      ...provider,
-      'POST /authz-srv/authrequest/authz/generate': () => ({
-        success: true,
-        status: 200,
-        data: { requestId: 'fresh-1' },
-      }),
-    });
-    const { container } = await renderPage('/login?subdomain=demo');
-    await waitFor(() => expect(container.querySelector('input[name="requestId"]')).toHaveValue('fresh-1'));
-    const generate = fetchMock.mock.calls.find(([url]) => String(url).includes('authz/generate'));
-    expect(JSON.parse(String(generate?.[1]?.body))).toMatchObject({
-      client_id: 'property-portal-demo',
-      redirect_uri: 'http://customer.test/callback',
-      response_type: 'code',
-      scope: 'email openid profile mobile',
-    });
-  });
-
-  it('goes to the customer portal’s /login when no request id can be had', async () => {
-    stubFetch({
-      ...provider,
-      '/public-srv/public/': () => ({ success: false, status: 400 }),
-      'POST /authz-srv/authrequest/authz/generate': () => new Response('', { status: 500 }),
-    });
-    await renderPage('/login?requestId=expired');
-    await waitFor(() => expect(assignLocation).toHaveBeenCalledWith('http://customer.test/login'));
-  });
-
-  it('stays and says so for a tenant flagged to skip that redirect', async () => {
-    stubFetch({
-      ...provider,
-      '/public-srv/public/': () => ({ success: false, status: 400 }),
-      'POST /authz-srv/authrequest/authz/generate': () => new Response('', { status: 500 }),
-    });
-    const tenant = { ...testTenant, flags: { ...testTenant.flags, skipFreshRequestIdRedirect: true } };
-    await renderPage('/login', 'en', tenant);
-    await fillAndSubmit('anna@example.ch', 'secret');
-    expect(screen.getByRole('alert')).toHaveTextContent('opened without a sign-in request');
-    expect(submit).not.toHaveBeenCalled();
-  });
-
-  it('appends the subdomain and the request id to the query when they are missing', async () => {
+  it('says that nothing was sent when the server got the form while the provider was away', async () => {
     stubFetch(provider);
-    window.sessionStorage.setItem('concierge.requestId.demo', 'remembered-1');
-    await renderPage('/login');
-    const link = await screen.findByRole('link', { name: /Forgot your password/ });
+    await renderPage('/login?subdomain=demo&error=not_sent&username=anna%40example.ch', 'fr');
+    expect(screen.getByRole('alert')).toHaveTextContent(locales.fr.login.error.not_sent);
+    expect(screen.getByLabelText(/Adresse e-mail/)).toHaveValue('anna@example.ch');
+  });
+
+  it('says so for a tenant flagged to stay when the provider gives no request', async () => {
+    stubFetch(provider);
+    const tenant = { ...testTenant, flags: { ...testTenant.flags, skipFreshRequestIdRedirect: true } };
+    await renderPage('/login', 'en', tenant, {});
+    expect(screen.getByRole('alert')).toHaveTextContent('opened without a sign-in request');
+  });
+
+  it('posts with a fresh request when the tenant comes back to a tab whose request was used meanwhile', async () => {
+    const fetchMock = stubFetch({
+      ...provider,
+      '/sign-in-request.json': () => ({ signInRequest: { requestId: 'fresh-on-return', clientInfo: {} } }),
+    });
+    const { container } = await renderPage('/login?subdomain=demo&requestId=used', 'en', testTenant, {
+      signInRequest: { requestId: 'used', clientInfo: {} },
+    });
+    await screen.findByRole('link', { name: /Forgot your password/ });
+    act(() => {
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
     await waitFor(() =>
-      expect(link.getAttribute('href')).toBe('/password-reset-init?subdomain=demo&requestId=remembered-1'),
+      expect(container.querySelector('input[name="requestId"]')).toHaveValue('fresh-on-return'),
+    );
+    const asked = fetchMock.mock.calls
+      .map(([url]) => String(url))
+      .find((url) => url.includes('sign-in-request'));
+    expect(asked).toBe('/sign-in-request.json?subdomain=demo&requestId=used&path=%2Flogin');
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: /Forgot your password/ }).getAttribute('href')).toBe(
+        '/password-reset-init?subdomain=demo&requestId=fresh-on-return',
+      ),
     );
   });
 
@@ -414,93 +390,38 @@ describe('the sign-in request behind the page', () => {
     await waitFor(() => expect(link.getAttribute('href')).toBe('/password-reset-init?requestId=r4'));
   });
 
-  it.each(['/verification-complete', '/password-set', '/password-set-success'])(
-    'never asks for a request id nor leaves the portal on %s',
-    async (path) => {
-      const fetchMock = stubFetch({
-        ...provider,
-        '/public-srv/public/': () => ({ success: false, status: 400 }),
-        '/': () => ({}),
-      });
-      await renderPage(`${path}?subdomain=demo`);
-      // The page settles its request in the effect next to the one asking for the tenant info; with
-      // no request id to check, a fresh one would be asked for in that same step.
-      await waitFor(() =>
-        expect(fetchMock).toHaveBeenCalledWith(
-          'http://provider.test/public-srv/tenantinfo/basic',
-          expect.anything(),
-        ),
-      );
-      expect(fetchMock.mock.calls.some(([url]) => String(url).includes('authz/generate'))).toBe(false);
-      expect(assignLocation).not.toHaveBeenCalled();
-    },
-  );
+  const withClientInfo = (clientInfo: object) => ({ signInRequest: { requestId: 'r1', clientInfo } });
 
-  it('reads client info once per request id and tenant info once per tab', async () => {
-    const fetchMock = stubFetch(provider);
-    const first = await renderPage('/login?requestId=once');
-    await waitFor(() =>
-      expect(fetchMock.mock.calls.some(([url]) => String(url).includes('tenantinfo'))).toBe(true),
-    );
-    first.unmount();
-    await renderPage('/login?requestId=once');
-    await screen.findByRole('link', { name: /Register with your registration code/ });
-    const calls = (part: string) => fetchMock.mock.calls.filter(([url]) => String(url).includes(part)).length;
-    expect(calls('/public-srv/public/once')).toBe(1);
-    expect(calls('tenantinfo')).toBe(1);
-  });
-
-  it('offers registration only when the client info enables it', async () => {
+  it('offers registration when the client info enables it', async () => {
     stubFetch(provider);
-    await renderPage('/login?requestId=r1');
-    expect(
-      await screen.findByRole('link', { name: /Register with your registration code/ }),
-    ).toBeInTheDocument();
+    await renderPage('/login?requestId=r1', 'en', testTenant, withClientInfo({ registration_enabled: true }));
+    expect(screen.getByRole('link', { name: /Register with your registration code/ })).toBeInTheDocument();
   });
 
-  it('hides registration when the client info disables it', async () => {
-    const clientInfo = pendingAnswer();
-    stubFetch({ ...provider, '/public-srv/public/': () => clientInfo.promise });
-    await renderPage('/login?requestId=r2');
-    await screen.findByRole('link', { name: /Forgot your password/ });
-    // The registry enables it until the client info says otherwise.
-    expect(screen.getByRole('link', { name: /Register/ })).toBeInTheDocument();
-    clientInfo.settle(jsonAnswer(200, clientInfoAnswer(false)));
-    await waitFor(() => expect(screen.queryByRole('link', { name: /Register/ })).not.toBeInTheDocument());
+  it('hides registration when the client info disables it, whatever the registry says', async () => {
+    stubFetch(provider);
+    await renderPage(
+      '/login?requestId=r1',
+      'en',
+      testTenant,
+      withClientInfo({ registration_enabled: false }),
+    );
+    expect(screen.getByRole('link', { name: /Forgot your password/ })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Register/ })).not.toBeInTheDocument();
   });
 
   // cidaas's client info carries no registration flags (cidaas-facts.md, "Public info").
-  const cidaasClientInfo = () => ({
-    success: true,
-    status: 200,
-    data: { client_name: 'Demo', login_providers: [] },
-  });
-
-  it('offers registration by the tenant registry when the client info has no flags, as cidaas sends it', async () => {
-    stubFetch({ ...provider, '/public-srv/public/': cidaasClientInfo });
-    await renderPage('/login?requestId=r3');
-    expect(
-      await screen.findByRole('link', { name: /Register with your registration code/ }),
-    ).toBeInTheDocument();
-  });
-
-  it('hides registration when the registry says so and the client info is silent', async () => {
-    const clientInfo = pendingAnswer();
-    stubFetch({ ...provider, '/public-srv/public/': () => clientInfo.promise });
+  it('follows the tenant registry when the client info has no flags, as cidaas sends it', async () => {
+    stubFetch(provider);
+    const cidaas = withClientInfo({ client_name: 'Demo' });
+    const { unmount } = await renderPage('/login?requestId=r1', 'en', testTenant, cidaas);
+    expect(screen.getByRole('link', { name: /Register with your registration code/ })).toBeInTheDocument();
+    unmount();
     const closed = {
       ...testTenant,
       flags: { ...testTenant.flags, registrationEnabled: false, inviteEnabled: false },
     };
-    await renderPage('/login?requestId=r4', 'en', closed);
-    await screen.findByRole('link', { name: /Forgot your password/ });
-    expect(screen.queryByRole('link', { name: /Register/ })).not.toBeInTheDocument();
-    await act(async () => {
-      clientInfo.settle(jsonAnswer(200, cidaasClientInfo()));
-      // The page remembers the request id for the tab in the step that takes the client info in.
-      await vi.waitFor(() => expect(window.sessionStorage.getItem('concierge.requestId.demo')).toBe('r4'), {
-        interval: 5,
-      });
-    });
+    await renderPage('/login?requestId=r1', 'en', closed, cidaas);
     expect(screen.queryByRole('link', { name: /Register/ })).not.toBeInTheDocument();
   });
 

@@ -1,8 +1,8 @@
 import { FAILED_LOGINS_BEFORE_LOCK, type LoginErrorCode } from '@concierge/contracts';
-import { Anchor, Stack, Text } from '@mantine/core';
-import { Link } from 'wouter';
+import { Stack, Text } from '@mantine/core';
 import { ErrorMessage } from '../../components/Feedback';
 import { ContactDetails } from '../../components/ManagerContact';
+import { PageLink } from '../../components/PageLink';
 import { useTenant } from '../../config/tenant';
 import { useTranslation } from '../../i18n/use-translation';
 
@@ -41,9 +41,9 @@ function LockedMessage({ resetLink }: { resetLink: string }) {
         </Text>
         <Text>{t('login.locked.unlock')}</Text>
         <Text>
-          <Anchor component={Link} to={resetLink} underline="always" c="inherit" fw={700}>
+          <PageLink to={resetLink} underline="always" c="inherit" fw={700}>
             {t('login.locked.setNewPassword')}
-          </Anchor>
+          </PageLink>
         </Text>
         <div>
           <Text>{t('login.locked.contact')}</Text>

@@ -1,6 +1,7 @@
-import { Anchor, Button, Stack, TextInput } from '@mantine/core';
-import { Link, useSearchParams } from 'wouter';
+import { Button, Stack, TextInput } from '@mantine/core';
+import { useSearchParams } from 'wouter';
 import { ErrorSummary } from '../../components/ErrorSummary';
+import { PageLink } from '../../components/PageLink';
 import { PasswordField } from '../../components/PasswordField';
 import { linkWithQuery } from '../../hooks/use-link-with-query';
 import { useTranslation } from '../../i18n/use-translation';
@@ -58,13 +59,13 @@ export function LoginForm({ login }: { login: ReturnType<typeof useLogin> }) {
         </Button>
         <Stack gap="xs" align="center">
           {/* spec §2: forgot-password is also the way to unlock a locked account */}
-          <Anchor component={Link} to={linkWithQuery('/password-reset-init', searchParams, carry)}>
+          <PageLink to={linkWithQuery('/password-reset-init', searchParams, carry)}>
             {t('login.forgotPassword')}
-          </Anchor>
+          </PageLink>
           {login.isRegistrationEnabled && (
-            <Anchor component={Link} to={linkWithQuery('/register', searchParams, { omit: ['username'] })}>
+            <PageLink to={linkWithQuery('/register', searchParams, { omit: ['username'] })}>
               {t('login.register')}
-            </Anchor>
+            </PageLink>
           )}
         </Stack>
       </Stack>

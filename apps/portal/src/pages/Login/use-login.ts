@@ -21,14 +21,11 @@ function retryAddress(searchParams: URLSearchParams): string {
 /** What the page says above the form: the provider's answer, or that there is no request to sign in to. */
 type LoginMessage = LoginErrorCode | 'missing_request_id';
 
-/** The one failure signIn reports: the page has no sign-in request, so it sent nothing. */
-const noRequest = (): LoginMessage => 'missing_request_id';
-
 export function useLogin() {
   const { cidaasBaseUrl, restApiBaseUrl } = useRuntimeConfig();
   const tenant = useTenant();
   const [searchParams] = useSearchParams();
-  const { requestId, clientInfo, status, settled } = useRequestContext();
+  const { requestId, clientInfo, notice } = useRequestContext();
   const errorParameter = searchParams.get('error');
   const attemptedEmail = (searchParams.get('username') ?? '').trim();
   // spec §5: login checks only that both fields are filled; each on blur, both on submit.
@@ -43,41 +40,42 @@ export function useLogin() {
 
   async function signIn(): Promise<SubmitOutcome> {
     const email = form.value('username');
-    // Sent before the page's request was settled (Enter on a bookmarked page): it waits for it.
-    const request = await settled();
-    if (request.status !== 'ready') return { ok: false, code: 'missing_request_id' };
-    // The count before the attempt, asked alongside: the page after it waits for the attempt's event.
-    const [existence, counter] = await Promise.all([
-      checkUserExistence(cidaasBaseUrl, request.requestId, email),
-      fetchFailedLoginCounter(restApiBaseUrl, tenant.subdomain, email),
-    ]);
-    if (counter !== null) rememberCounterBeforeAttempt(email, counter);
-    if (existence.kind === 'redirect') {
-      window.location.assign(existence.url);
-    } else {
-      // Known or not, the form goes to the provider: it answers an unknown e-mail exactly like a
-      // wrong password, so this page never tells anybody whether an address has an account.
-      form.formRef.current?.submit();
+    if (requestId) {
+      // The count before the attempt, asked alongside: the page after it waits for the attempt's event.
+      const [existence, counter] = await Promise.all([
+        checkUserExistence(cidaasBaseUrl, requestId, email),
+        fetchFailedLoginCounter(restApiBaseUrl, tenant.subdomain, email),
+      ]);
+      if (counter !== null) rememberCounterBeforeAttempt(email, counter);
+      if (existence.kind === 'redirect') {
+        window.location.assign(existence.url);
+        return { ok: true };
+      }
     }
+    // Known or not, the form goes to the provider: it answers an unknown e-mail exactly like a
+    // wrong password, so this page never tells anybody whether an address has an account. Without a
+    // request it goes to the server, which shows the page again with the e-mail kept.
+    form.formRef.current?.submit();
     return { ok: true };
   }
 
-  const submit = useSubmit(form, signIn, noRequest, {
+  const submit = useSubmit(form, signIn, toLoginErrorCode, {
     initialError: errorParameter ? toLoginErrorCode(errorParameter) : null,
     keepStateWhenInvalid: true,
   });
-  const shownError = useFailedLoginMessage(
-    submit.error === 'missing_request_id' ? null : submit.error,
-    attemptedEmail,
-  );
+  let formError: LoginMessage | null = useFailedLoginMessage(submit.error, attemptedEmail);
+  // The notice above the page says why a form was not sent; without one, a page without a request
+  // is one the provider gave none for (spec §2, a tenant flagged to stay): it says so.
+  if (notice && formError === 'not_sent') formError = null;
+  if (!requestId && !notice) formError = 'missing_request_id';
 
   return {
-    // Without a request the provider could only answer with an error of its own: a form sent
-    // without JavaScript then goes to the server, which shows the page again with a fresh request.
-    action: status === 'ready' ? `${cidaasBaseUrl}/login-srv/login` : retryAddress(searchParams),
+    // Without a request the provider could only answer with an error of its own: the form goes to
+    // the server instead, which shows the page again with a fresh request once there is one.
+    action: requestId ? `${cidaasBaseUrl}/login-srv/login` : retryAddress(searchParams),
     requestId,
     form,
-    formError: submit.error === 'missing_request_id' ? submit.error : shownError,
+    formError,
     isRegistrationEnabled: isRegistrationEnabled(clientInfo, tenant.flags, searchParams.get('invite_id')),
     // Also once sent: the browser is then on its way to the provider.
     isSubmitting: submit.isSubmitting || submit.isSuccess,

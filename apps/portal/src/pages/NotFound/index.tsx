@@ -1,6 +1,7 @@
-import { Anchor, Text } from '@mantine/core';
-import { Link, useSearch } from 'wouter';
+import { Text } from '@mantine/core';
+import { useSearch } from 'wouter';
 import { Layout } from '../../app/Layout';
+import { PageLink } from '../../components/PageLink';
 import { useTranslation } from '../../i18n/use-translation';
 
 export default function NotFoundPage() {
@@ -9,9 +10,7 @@ export default function NotFoundPage() {
   return (
     <Layout title={t('notFound.title')}>
       <Text mb="md">{t('notFound.text')}</Text>
-      <Anchor component={Link} to={search ? `/login?${search}` : '/login'}>
-        {t('notFound.toLogin')}
-      </Anchor>
+      <PageLink to={search ? `/login?${search}` : '/login'}>{t('notFound.toLogin')}</PageLink>
     </Layout>
   );
 }

@@ -28,20 +28,25 @@ const email = () => screen.getByLabelText(/^Email address/);
 
 describe('password-reset-init page', () => {
   it('without a request id says so and shows no form (German)', async () => {
-    // No fresh request id to be had either: the page stays as it is.
-    const { sent } = stubPortalApi('password-reset-initiate', STARTED, {
-      'POST /authz-srv/authrequest/authz/generate': () => errorAnswer(503, 'unavailable'),
-    });
-    await renderPage('/password-reset-init?email=anna%40example.ch', 'de', {
-      ...testTenant,
-      flags: { ...testTenant.flags, skipFreshRequestIdRedirect: true },
-    });
+    // The provider gave the server no request, and the tenant is flagged to stay (spec §2).
+    const { sent } = stubPortalApi('password-reset-initiate', STARTED);
+    const flagged = { ...testTenant, flags: { ...testTenant.flags, skipFreshRequestIdRedirect: true } };
+    await renderPage('/password-reset-init?email=anna%40example.ch', 'de', flagged, {});
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Diese Seite muss über die Anmeldeseite Ihres Portals',
     );
     expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
     expect(screen.queryByRole('button')).not.toBeInTheDocument();
     expect(sent()).toEqual([]);
+  });
+
+  it('keeps the form and the e-mail while the provider is away, and says so', async () => {
+    stubPortalApi('password-reset-initiate', STARTED);
+    await renderPage('/password-reset-init?email=anna%40example.ch', 'it', testTenant, {
+      notice: 'provider_unreachable',
+    });
+    expect(screen.getByRole('alert')).toHaveTextContent('Il servizio di accesso non è raggiungibile');
+    expect(screen.getByRole('textbox')).toHaveValue('anna@example.ch');
   });
 
   it('validates only the e-mail, on blur and on submit', async () => {

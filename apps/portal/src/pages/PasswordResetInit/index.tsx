@@ -1,10 +1,10 @@
 import { FIELD } from '@concierge/contracts';
-import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Stack, Text, TextInput } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { Link } from 'wouter';
 import { Layout } from '../../app/Layout';
 import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
 import { PageForm } from '../../components/PageForm';
+import { PageLink } from '../../components/PageLink';
 import { useDurations } from '../../config/durations';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
 import { useTranslation } from '../../i18n/use-translation';
@@ -13,11 +13,11 @@ import { usePasswordResetInit } from './use-password-reset-init';
 export default function PasswordResetInitPage() {
   const { t } = useTranslation();
   const durations = useDurations();
-  const { form, submit, hasRequestId, email, requestId, subdomain } = usePasswordResetInit();
+  const { form, submit, showsForm, email, requestId, subdomain } = usePasswordResetInit();
   const loginLink = useLinkWithQuery('/login');
   const disabled = submit.isSubmitting;
   let content: ReactNode;
-  if (!hasRequestId) {
+  if (!showsForm) {
     // spec §2: without a request id the page says so and shows no form.
     content = <ErrorMessage>{t('password_reset.init.error.missing_request_id')}</ErrorMessage>;
   } else if (submit.isSuccess) {
@@ -50,9 +50,7 @@ export default function PasswordResetInitPage() {
     <Layout title={t('password_reset.init.title')}>
       {content}
       <Text mt="lg" ta="center">
-        <Anchor component={Link} to={loginLink}>
-          {t('password_reset.init.toLogin')}
-        </Anchor>
+        <PageLink to={loginLink}>{t('password_reset.init.toLogin')}</PageLink>
       </Text>
     </Layout>
   );

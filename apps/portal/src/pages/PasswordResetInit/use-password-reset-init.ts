@@ -9,18 +9,15 @@ import { usePageForm } from '../../hooks/use-page-form';
 export function usePasswordResetInit() {
   const [searchParams] = useSearchParams();
   const tenant = useTenant();
-  // spec §5: a reset belongs to a sign-in request. The server renders the page with one; only when
-  // none can be had at all does the page say so instead of showing the form.
-  const { status, requestId, settled } = useRequestContext();
+  // spec §5: a reset belongs to a sign-in request. The server renders the page with one. While the
+  // provider is away the form stays, with what the tenant typed, and the server gets a fresh request
+  // when it is sent; only a page the provider gives no request for at all says so instead (spec §2).
+  const { notice, requestId } = useRequestContext();
   const error = searchParams.get('error');
   // spec §5: this form validates only the e-mail. One answer for every address: the page tells
   // nobody whether an account exists.
   const page = usePageForm(passwordResetInitForm, {
-    send: async (body) => {
-      const request = await settled();
-      if (request.status !== 'ready') return { ok: false, code: 'missing_request_id' };
-      return initiatePasswordReset({ ...body, requestId: request.requestId } as PasswordResetInitiateBody);
-    },
+    send: (body) => initiatePasswordReset({ ...body, requestId } as PasswordResetInitiateBody),
     errorKey: passwordResetInitErrorKey,
     initialError: error ? passwordResetInitErrorKey(error) : null,
   });
@@ -32,6 +29,6 @@ export function usePasswordResetInit() {
     // this one has none or it has expired (password-reset/initiate-reset.ts).
     requestId,
     subdomain: tenant.isRequested ? tenant.subdomain : '',
-    hasRequestId: status === 'checking' || status === 'ready',
+    showsForm: requestId !== '' || notice !== null,
   };
 }

@@ -1,10 +1,10 @@
-import { Anchor, Button, Stack, Text } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { Link } from 'wouter';
 import { Layout } from '../../app/Layout';
 import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { PageForm } from '../../components/PageForm';
+import { PageLink } from '../../components/PageLink';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
 import { useTranslation } from '../../i18n/use-translation';
 import { RESET_LINK_PARAMETERS, usePasswordSet } from './use-password-set';
@@ -14,11 +14,7 @@ export default function PasswordSetPage() {
   const { form, submit, link, missingParameter, mayFindLinkInTab, email } = usePasswordSet();
   const newLinkLink = useLinkWithQuery('/password-reset-init', { omit: RESET_LINK_PARAMETERS });
   const loginLink = useLinkWithQuery('/login', { omit: [...RESET_LINK_PARAMETERS, 'email'] });
-  const requestNewLink = (
-    <Anchor component={Link} to={newLinkLink}>
-      {t('password_reset.reset.requestNewLink')}
-    </Anchor>
-  );
+  const requestNewLink = <PageLink to={newLinkLink}>{t('password_reset.reset.requestNewLink')}</PageLink>;
   const disabled = submit.isSubmitting;
   let content: ReactNode;
   if (missingParameter) {
@@ -66,9 +62,7 @@ export default function PasswordSetPage() {
     <Layout title={t('password_reset.reset.title')}>
       {content}
       <Text mt="lg" ta="center">
-        <Anchor component={Link} to={loginLink}>
-          {t('password_reset.init.toLogin')}
-        </Anchor>
+        <PageLink to={loginLink}>{t('password_reset.init.toLogin')}</PageLink>
       </Text>
     </Layout>
   );

@@ -1,7 +1,7 @@
-import { Anchor, Stack, Text } from '@mantine/core';
-import { Link } from 'wouter';
+import { Stack, Text } from '@mantine/core';
 import { Layout } from '../../app/Layout';
 import { SuccessMessage } from '../../components/Feedback';
+import { PageLink } from '../../components/PageLink';
 import { useDurations } from '../../config/durations';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
 import { useTranslation } from '../../i18n/use-translation';
@@ -26,9 +26,7 @@ export default function RegisterPage() {
           <SuccessMessage title={t('register.success.title')} focusOnMount>
             {t('register.success.text', { email: register.registeredEmail, ...durations })}
           </SuccessMessage>
-          <Anchor component={Link} to={resendLink}>
-            {t('register.success.resend')}
-          </Anchor>
+          <PageLink to={resendLink}>{t('register.success.resend')}</PageLink>
         </Stack>
       ) : (
         <>
@@ -38,9 +36,7 @@ export default function RegisterPage() {
       )}
       {register.showLoginLink && (
         <Text mt="lg" ta="center">
-          <Anchor component={Link} to={loginLink}>
-            {t('register.toLogin')}
-          </Anchor>
+          <PageLink to={loginLink}>{t('register.toLogin')}</PageLink>
         </Text>
       )}
     </Layout>

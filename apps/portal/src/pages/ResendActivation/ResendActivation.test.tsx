@@ -47,7 +47,7 @@ describe('resend-account-activation-email page', () => {
   });
 
   it.each(['known@example.ch', 'unknown@example.ch'])(
-    'gives the same answer for every address (%s), replacing the form',
+    'gives the same answer for every address (%s), naming both e-mails it may have sent, replacing the form',
     async (address) => {
       const pending = pendingAnswer();
       const { sent } = stubPortalApi('resend-account-activation-email', pending.promise);
@@ -57,10 +57,11 @@ describe('resend-account-activation-email page', () => {
       expect(email()).toBeDisabled();
       pending.settle(Response.json(SENT));
       expect(await screen.findByRole('status')).toHaveTextContent(
-        'If an account with this address is waiting for activation, we have sent a new activation email.',
+        'If an account with this address exists, we have sent a new activation email or, if the account is already activated, an email saying so with a link to sign in.',
       );
       expect(screen.queryByLabelText(/^Email address/)).not.toBeInTheDocument();
-      expect(sent()).toEqual([{ email: address }]);
+      // The page's tenant goes along: the brand of the note an active account gets.
+      expect(sent()).toEqual([{ email: address, subdomain: 'demo' }]);
     },
   );
 

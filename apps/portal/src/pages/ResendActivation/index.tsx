@@ -1,16 +1,16 @@
 import { FIELD } from '@concierge/contracts';
-import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
-import { Link } from 'wouter';
+import { Alert, Button, Stack, Text, TextInput } from '@mantine/core';
 import { Layout } from '../../app/Layout';
 import { SuccessMessage } from '../../components/Feedback';
 import { PageForm } from '../../components/PageForm';
+import { PageLink } from '../../components/PageLink';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
 import { useTranslation } from '../../i18n/use-translation';
 import { useResendActivation } from './use-resend-activation';
 
 export default function ResendActivationPage() {
   const { t } = useTranslation();
-  const { form, submit, isNotVerified, email } = useResendActivation();
+  const { form, submit, isNotVerified, email, subdomain } = useResendActivation();
   const loginLink = useLinkWithQuery('/login', { omit: ['reason'] });
   const registerLink = useLinkWithQuery('/register', { omit: ['reason'] });
   const disabled = submit.isSubmitting;
@@ -27,6 +27,7 @@ export default function ResendActivationPage() {
           )}
           <Text>{t('resend_account_activation_email.info')}</Text>
           <PageForm form={form} submit={submit}>
+            {subdomain && <input type="hidden" name="subdomain" value={subdomain} />}
             <TextInput
               {...form.inputProps(FIELD.email)}
               defaultValue={email}
@@ -46,12 +47,8 @@ export default function ResendActivationPage() {
         </Stack>
       )}
       <Stack gap="xs" mt="lg" align="center">
-        <Anchor component={Link} to={loginLink}>
-          {t('resend_account_activation_email.toLogin')}
-        </Anchor>
-        <Anchor component={Link} to={registerLink}>
-          {t('resend_account_activation_email.toRegister')}
-        </Anchor>
+        <PageLink to={loginLink}>{t('resend_account_activation_email.toLogin')}</PageLink>
+        <PageLink to={registerLink}>{t('resend_account_activation_email.toRegister')}</PageLink>
       </Stack>
     </Layout>
   );

@@ -1,9 +1,9 @@
-import { Anchor, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { Link } from 'wouter';
 import { Layout } from '../../app/Layout';
 import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
 import { PageForm } from '../../components/PageForm';
+import { PageLink } from '../../components/PageLink';
 import { useErrorText } from '../../config/durations';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
 import { usePortalLoginUrl } from '../../hooks/use-portal-login-url';
@@ -66,9 +66,7 @@ export default function VerificationCompletePage() {
           <ErrorMessage focusOnMount={isOutcomeAwaited}>
             {errorText(errorKey ?? 'verification.error.default', verification.retryAfterSeconds)}
           </ErrorMessage>
-          <Anchor component={Link} to={resendLink}>
-            {t('verification.requestNewEmail')}
-          </Anchor>
+          <PageLink to={resendLink}>{t('verification.requestNewEmail')}</PageLink>
           {toLogin}
         </Stack>
       )}

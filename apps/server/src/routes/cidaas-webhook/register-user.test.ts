@@ -330,6 +330,27 @@ describe('POST /api/cidaas-webhook/register-user', () => {
       await expectNothingChanged(otherCode, email);
     });
 
+    it('says a withdrawn invitation on arrival, the link’s code and e-mail in the form, and nothing of an open one', async () => {
+      const email = uniqueEmail();
+      const withdrawn = await invite(email, { isRevoked: true });
+      const arrive = (invitation: { id: string; code: string }) =>
+        server.app.inject({
+          url: `/register?subdomain=demo&invite_id=${invitation.id}&registrationcode=${invitation.code}&email=${encodeURIComponent(email)}`,
+          headers: { accept: 'text/html', 'accept-language': 'de' },
+        });
+      // What the page shows, without the texts the page carries for the browser.
+      const shown = async (invitation: { id: string; code: string }) => {
+        const answer = await arrive(invitation);
+        expect(answer.statusCode).toBe(200);
+        return answer.body.slice(0, answer.body.indexOf('id="concierge-state"'));
+      };
+      const page = await shown(withdrawn);
+      expect(page).toMatch(/role="alert"[^>]*>.*Diese Einladung wurde von Ihrer Verwaltung zurückgezogen\./s);
+      expect(page).toMatch(new RegExp(`<input[^>]+value="${withdrawn.code}"`));
+      expect(page).toMatch(new RegExp(`<input[^>]+value="${email}"`));
+      expect(await shown(await invite(uniqueEmail()))).not.toContain('zurückgezogen');
+    });
+
     it("keeps an invitation's code for the invited e-mail when invite_id is left out or null", async () => {
       const email = uniqueEmail();
       const invitation = await invite(email);

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   activationParams,
+  DEMO_CLIENT_ID,
+  IT2_CLIENT_ID,
   insertCode,
   outboxFor,
   postPortalCall,
@@ -8,6 +10,7 @@ import {
   uniqueEmail,
 } from '../../test-support/account-fixtures';
 import { startAtAFullHour } from '../../test-support/clock';
+import { userAtProvider } from '../../test-support/provider-users';
 import { startTestServer } from '../../test-support/test-server';
 import { RESEND_MIN_DURATION_MS } from './resend-activation';
 
@@ -24,11 +27,11 @@ const nextIp = () => {
 };
 const SAME_ANSWER = { success: true, status: 200, data: {} };
 
-const resend = (email: string, options: { ip?: string; language?: string } = {}) =>
+const resend = (email: string, options: { ip?: string; language?: string; subdomain?: string } = {}) =>
   postPortalCall(
     server.app,
     'resend-account-activation-email',
-    { email },
+    { email, ...(options.subdomain ? { subdomain: options.subdomain } : {}) },
     {
       remoteAddress: options.ip ?? nextIp(),
       headers: options.language ? { 'accept-language': options.language } : {},
@@ -36,11 +39,13 @@ const resend = (email: string, options: { ip?: string; language?: string } = {})
   );
 const activate = (params: unknown) => postPortalCall(server.app, 'activate-user-account', params);
 
-async function registered() {
+async function registered(
+  tenant: { subdomain: string; clientid: string } = { subdomain: 'demo', clientid: DEMO_CLIENT_ID },
+) {
   const email = uniqueEmail();
   const response = await register(
     server.app,
-    { email, code: await insertCode(server.db) },
+    { email, code: await insertCode(server.db, tenant.subdomain), clientid: tenant.clientid },
     { remoteAddress: nextIp() },
   );
   expect(response.statusCode).toBe(200);
@@ -91,7 +96,7 @@ describe('POST /api/cidaas-webhook/resend-account-activation-email', () => {
     ]);
   });
 
-  it('answers the same and sends nothing for unknown, activated and pending registrations', async () => {
+  it('answers the same for unknown, activated and pending registrations; only the activated one gets a note', async () => {
     const unknown = uniqueEmail();
     expect((await resend(unknown)).json()).toEqual(SAME_ANSWER);
 
@@ -110,7 +115,10 @@ describe('POST /api/cidaas-webhook/resend-account-activation-email', () => {
     expect((await resend(pending)).json()).toEqual(SAME_ANSWER);
 
     expect(await outboxFor(server.db, unknown)).toEqual([]);
-    expect(await outboxFor(server.db, active)).toHaveLength(1);
+    expect((await outboxFor(server.db, active)).map((mail) => mail.kind)).toEqual([
+      'activation',
+      'already-active',
+    ]);
     expect(await outboxFor(server.db, pending)).toEqual([]);
   });
 
@@ -127,11 +135,42 @@ describe('POST /api/cidaas-webhook/resend-account-activation-email', () => {
     expect(await outboxFor(server.db, email)).toHaveLength(2);
   });
 
-  it('sends nothing when every link is spent and the e-mail is verified at the provider', async () => {
-    const { email } = await registered();
+  it("tells an activated account, instead of a new link, that it is active: in its tenant's brand and the asker's language, with a sign-in link and the reset link", async () => {
+    const { email } = await registered({ subdomain: 'it2', clientid: IT2_CLIENT_ID });
     await activate(activationParams((await sendAndRead(email, 1)).text));
-    expect((await resend(email)).json()).toEqual(SAME_ANSWER);
-    expect(await outboxFor(server.db, email)).toHaveLength(1);
+    // Asked on another tenant's page: the account's own tenant is the brand.
+    expect((await resend(email, { language: 'fr', subdomain: 'r5' })).json()).toEqual(SAME_ANSWER);
+    const note = await sendAndRead(email, 2);
+    expect(note.subject).toBe(
+      'Votre compte sur le portail des locataires IT2 Liegenschaften est déjà activé',
+    );
+    expect(note.text).toContain('votre compte sur le portail des locataires est déjà activé');
+    expect(note.text).toContain('Se connecter\u00a0:\nhttp://localhost:8082/login\n');
+    expect(note.text).toContain(
+      `Mot de passe oublié ou compte bloqué\u00a0? Ce lien vous permet de définir un nouveau mot de passe\u00a0:\nhttp://portal.test/password-reset-init?email=${encodeURIComponent(email)}&subdomain=it2\n`,
+    );
+    // No new link: the used one is still the account's only one.
+    expect(note.text).not.toContain('/verification-complete');
+    const links = await server.db
+      .selectFrom('activations')
+      .select('used_at')
+      .where('email', '=', email)
+      .execute();
+    expect(links).toEqual([{ used_at: expect.any(Date) }]);
+  });
+
+  it('tells an account Concierge never registered that it is active, in the brand of the page it was asked on, once its e-mail is verified', async () => {
+    const email = uniqueEmail('before-concierge');
+    const { sub } = await userAtProvider(server.provider, email, { verified: false });
+    // Not verified yet: Concierge has no link to send for it, and says nothing either.
+    expect((await resend(email, { subdomain: 'r5' })).json()).toEqual(SAME_ANSWER);
+    expect(await outboxFor(server.db, email)).toEqual([]);
+
+    expect((await server.provider.verifyAccount(sub)).kind).toBe('answer');
+    expect((await resend(email, { subdomain: 'r5' })).json()).toEqual(SAME_ANSWER);
+    const note = await sendAndRead(email, 1);
+    expect(note.subject).toBe('Ihr Konto im Mieterportal R5 Immobilien ist bereits aktiviert');
+    expect(note.text).toContain(`/password-reset-init?email=${encodeURIComponent(email)}&subdomain=r5`);
   });
 
   it('is rate-limited per e-mail and per address, with the same answer and nothing sent', async () => {

@@ -15,9 +15,20 @@ export function resendActivationCall(deps: Omit<ResendDeps, 'log'>): PortalCall 
     const startedAt = Date.now();
     // A malformed address cannot have an account: refusing it tells nothing about anyone.
     const body = parseInput(resendActivationBodySchema, input, 'missing_request_property');
+    // The page's tenant (body, else the address's query or host): a registry entry, never the input.
+    const pageTenant = deps.registry.resolve({
+      subdomain: body.subdomain ?? (request.query as { subdomain?: unknown }).subdomain,
+      host: request.hostname,
+      fallbackEnvironment: deps.config.runtime.env,
+    });
     await resendActivation(
       { ...deps, log: request.log },
-      { email: body.email, language: pickLanguage(request.headers['accept-language']), ip: request.ip },
+      {
+        email: body.email,
+        language: pickLanguage(request.headers['accept-language']),
+        ip: request.ip,
+        pageTenant: pageTenant.subdomain,
+      },
     );
     const remaining = RESEND_MIN_DURATION_MS - (Date.now() - startedAt);
     if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
