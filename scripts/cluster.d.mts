@@ -24,11 +24,15 @@ export interface Cluster extends Stack {
   ports: ClusterPorts;
   instances: ClusterInstance[];
   balancer: { url: string; configFile: string; accessLog: string };
+  /** Stops one instance with SIGTERM (it drains), starts it again and waits for its /readyz. */
+  restartInstance(index: number): Promise<void>;
   /** The embedded PostgreSQL; undefined when DATABASE_URL named another. */
   postgres: EmbeddedPostgres | undefined;
 }
 
 export const DEFAULT_CLUSTER_PORTS: ClusterPorts;
+/** nginx's fail_timeout: how long a restarted instance stays out; a rolling restart waits it. */
+export const NGINX_FAIL_TIMEOUT_SECONDS: number;
 export function freeClusterPorts(count?: number): Promise<ClusterPorts>;
 /** `npm run cluster`'s ports: portsFromEnv's, with CLUSTER_INSTANCE_PORTS and CLUSTER_METRICS_PORTS. */
 export function clusterPortsFromEnv(env?: NodeJS.ProcessEnv): ClusterPorts;

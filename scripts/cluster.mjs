@@ -88,6 +88,13 @@ export async function freeClusterPorts(count = 3) {
 }
 
 /**
+ * How long nginx leaves out an instance it could not reach (its `fail_timeout`). An instance that was
+ * restarted gets requests again only after it: a rolling restart waits this long after an instance
+ * is ready before it stops the next, or the next one's stop would leave too few to answer.
+ */
+export const NGINX_FAIL_TIMEOUT_SECONDS = 5;
+
+/**
  * The nginx configuration of the template for this run: its directory, where nginx listens and
  * where the instances are. A template line with {{instance}} is written once per instance.
  * @param {{ runDir: string, listen: string, instances: string[] }} values
@@ -100,7 +107,11 @@ export function nginxConfig({ runDir, listen, instances }) {
         ? instances.map((instance) => line.replaceAll('{{instance}}', instance))
         : [line],
     );
-  return lines.join('\n').replaceAll('{{run_dir}}', runDir).replaceAll('{{listen}}', listen);
+  return lines
+    .join('\n')
+    .replaceAll('{{run_dir}}', runDir)
+    .replaceAll('{{listen}}', listen)
+    .replaceAll('{{fail_timeout}}', `${NGINX_FAIL_TIMEOUT_SECONDS}s`);
 }
 
 /**
@@ -129,28 +140,31 @@ export async function startCluster(options = {}) {
     url: `http://${LOOPBACK}:${port}`,
     metricsUrl: `http://${LOOPBACK}:${ports.metrics[index]}/metrics`,
   }));
+  const instanceProcesses = instances.map((instance, index) => ({
+    name: instance.name,
+    ...nodeApp('server'),
+    env: {
+      // The client address comes from nginx's X-Forwarded-For, and only from nginx.
+      TRUST_PROXY: LOOPBACK,
+      SHUTDOWN_DRAIN_SECONDS: String(options.drainSeconds ?? 2),
+      ...options.env,
+      PORT: String(instance.port),
+      METRICS_PORT: String(ports.metrics[index]),
+    },
+    ready: `${instance.url}/readyz`,
+  }));
   const backends = launch(
     [
       mailCatcherProcess(ports, urls),
       providerProcess(ports, urls),
-      ...instances.map((instance, index) => ({
-        name: instance.name,
-        ...nodeApp('server'),
-        env: {
-          // The client address comes from nginx's X-Forwarded-For, and only from nginx.
-          TRUST_PROXY: LOOPBACK,
-          SHUTDOWN_DRAIN_SECONDS: String(options.drainSeconds ?? 2),
-          ...options.env,
-          PORT: String(instance.port),
-          METRICS_PORT: String(ports.metrics[index]),
-        },
-        ready: `${instance.url}/readyz`,
-      })),
+      ...instanceProcesses,
       propertyPortalProcess(ports, urls),
     ],
     run.env,
     options,
   );
+  /** Instances started again by restartInstance, stopped with the rest. */
+  const restarted = [];
   // nginx's own directory: configuration, pid, access log and temporary files, removed on stop.
   const runDir = mkdtempSync(join(tmpdir(), 'concierge-nginx-'));
   // As root, nginx's workers run as another user, who must reach the temporary paths in here.
@@ -169,6 +183,7 @@ export async function startCluster(options = {}) {
   const stop = async () => {
     // nginx first, so that nothing new reaches the instances while they stop.
     await balancer?.stop();
+    await Promise.all(restarted.map((instance) => instance.stop()));
     await backends.stop();
     await run.postgres?.stop();
     rmSync(runDir, { recursive: true, force: true });
@@ -194,17 +209,38 @@ export async function startCluster(options = {}) {
     await stop();
     throw error;
   }
+  /** Each server instance: its own address (beside nginx), its metrics and its process. */
+  const running = instances.map((instance) => ({
+    ...instance,
+    child: backends.children.find((child) => child.name === instance.name)?.child,
+  }));
+  /**
+   * One instance stopped as an orchestrator stops it (SIGTERM: it drains, then exits) and started
+   * again on its port, resolved once its /readyz answers. A rolling restart does this to each
+   * instance in turn (docs/operations.md, "Shutdown and draining").
+   */
+  async function restartInstance(index) {
+    const instance = running[index];
+    if (!instance) throw new Error(`no instance ${index}`);
+    const { child } = instance;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    const again = launch([instanceProcesses[index]], run.env, options);
+    restarted.push(again);
+    await again.ready;
+    instance.child = again.children[0]?.child;
+  }
   return {
     urls,
     ports,
     stop,
     children: [...backends.children, ...balancer.children],
     database: run.env.DATABASE_URL,
-    /** Each server instance: its own address (beside nginx), its metrics and its process. */
-    instances: instances.map((instance) => ({
-      ...instance,
-      child: backends.children.find((child) => child.name === instance.name)?.child,
-    })),
+    instances: running,
+    restartInstance,
     balancer: { url: urls.portal, configFile, accessLog: join(runDir, 'access.log') },
     /** The embedded PostgreSQL (undefined when DATABASE_URL named another). */
     postgres: run.postgres,

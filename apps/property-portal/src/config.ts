@@ -46,13 +46,39 @@ function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return parsed;
 }
 
+/**
+ * The variables, their defaults and what docs/operations.md says of them: its table is generated
+ * from this (`npm run config-tables`, scripts/config-tables.mjs), and readPropertyPortalConfig takes
+ * the defaults from here.
+ */
+export const CONFIGURATION_REFERENCE = {
+  variables: {
+    PROPERTY_PORTAL_HOST: { description: 'the address it listens on', default: '127.0.0.1' },
+    PROPERTY_PORTAL_PORT: { description: 'the port it listens on', default: '8082' },
+    PROPERTY_PORTAL_URL: {
+      description: 'its own public origin; the redirect URIs registered at the provider are built from it',
+      default: 'http://localhost:8082',
+    },
+    PROVIDER_URL: {
+      description: "the OIDC provider's base URL (the authority)",
+      default: 'http://localhost:8081',
+    },
+    PROPERTY_PORTAL_CLIENT_ID: {
+      description: 'its client id at the provider',
+      default: 'property-portal-demo',
+    },
+  },
+} as const satisfies { variables: Record<string, { description: string; default: string }> };
+
+const defaults = CONFIGURATION_REFERENCE.variables;
+
 export function readPropertyPortalConfig(env: NodeJS.ProcessEnv): PropertyPortalConfig & ListenConfig {
   return {
-    providerUrl: url(env, 'PROVIDER_URL', 'http://localhost:8081'),
-    clientId: env.PROPERTY_PORTAL_CLIENT_ID || 'property-portal-demo',
-    publicUrl: url(env, 'PROPERTY_PORTAL_URL', 'http://localhost:8082'),
+    providerUrl: url(env, 'PROVIDER_URL', defaults.PROVIDER_URL.default),
+    clientId: env.PROPERTY_PORTAL_CLIENT_ID || defaults.PROPERTY_PORTAL_CLIENT_ID.default,
+    publicUrl: url(env, 'PROPERTY_PORTAL_URL', defaults.PROPERTY_PORTAL_URL.default),
     distDir: DEFAULT_DIST_DIR,
-    port: port(env, 'PROPERTY_PORTAL_PORT', 8082),
-    host: env.PROPERTY_PORTAL_HOST || '127.0.0.1',
+    port: port(env, 'PROPERTY_PORTAL_PORT', Number(defaults.PROPERTY_PORTAL_PORT.default)),
+    host: env.PROPERTY_PORTAL_HOST || defaults.PROPERTY_PORTAL_HOST.default,
   };
 }

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
+  type ConfigurationReference,
   DEFAULT_RESET_LINK_LIFETIME_MINUTES,
   DEVELOPMENT_SWITCH,
   developmentSwitchOf,
   type PUBLIC_DEVELOPMENT_SECRETS,
   SUBDOMAIN_PATTERN,
   secretWeakness,
+  type VariableDescriptions,
 } from '@concierge/contracts';
 import { z } from 'zod';
 
@@ -164,6 +166,81 @@ const envSchema = z.object({
   PROVIDER_METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   PROVIDER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
+
+/**
+ * What docs/operations.md says of each variable, beside the schema: its table is generated from this,
+ * the schema's defaults and CONFIGURATION_REFERENCE below (`npm run config-tables`). A variable added
+ * to the schema does not compile until it is described here.
+ */
+const VARIABLES: VariableDescriptions<
+  typeof envSchema,
+  'CONCIERGE_DEV' | 'DATABASE_URL' | 'LOG_LEVEL' | 'PROVIDER_ALLOW_PRODUCTION'
+> = {
+  CONCIERGE_DEV:
+    '`true` only for a development run: the public development secrets; otherwise both secrets below are required, each at least 16 characters, 8 of them different, and none of the public values',
+  PROVIDER_ALLOW_PRODUCTION:
+    '`true` lets it start with `NODE_ENV=production`, which it otherwise refuses: it is a development stand-in for cidaas',
+  DATABASE_URL: 'the PostgreSQL database, schema `provider` (the same database as the server)',
+  NODE_ENV: '`production`: JSON logs even on a terminal; refused without `PROVIDER_ALLOW_PRODUCTION=true`',
+  PROVIDER_PORT: 'the port it listens on',
+  PROVIDER_HOST: 'the address it listens on',
+  PROVIDER_URL: 'its issuer: an origin without path, from which every OIDC URL is built',
+  PORTAL_URL:
+    'the portal: its hosted login pages (`PORTAL_URL/login`), and the only origin CORS allows on the portal-facing routes',
+  PROPERTY_PORTAL_URL: "the demo property portal: its client's redirect URIs",
+  PROPERTY_PORTAL_CLIENT_ID: "the demo property portal's client id",
+  PROVIDER_ADMIN_CLIENT_ID: "the server's client-credentials client",
+  PROVIDER_ADMIN_CLIENT_SECRET: "that client's secret (the server's `PROVIDER_ADMIN_CLIENT_SECRET`)",
+  PROVIDER_TENANT_NAME:
+    "the tenant's name: `/tenantinfo/basic`, and the reset e-mail's when its client has none",
+  PROVIDER_TENANT_KEY: "the tenant's key (`/tenantinfo/basic`)",
+  PROVIDER_SEED_DEMO: 'seed the demo account',
+  PROVIDER_CLIENTS_FILE:
+    "clients as JSON; `npm start` writes one client per tenant of the registry, each with its `hosted_page_url` `PORTAL_URL/login?subdomain=<tenant>`; a client without one uses `PORTAL_URL/login`. A client with a built-in client's id replaces it",
+  PROVIDER_WEBHOOK_URL: {
+    description: 'where its webhooks go; logins answer at once, webhooks follow in the background',
+    shownDefault: '`PORTAL_URL/api/cidaas-webhook/events`',
+  },
+  PROVIDER_WEBHOOK_API_KEY: "the key its webhooks carry (the server's `WEBHOOK_API_KEY`)",
+  PROVIDER_WEBHOOK_API_KEY_HEADER: 'the header the key goes in (an HTTP header name)',
+  PROVIDER_REQUIRE_VERIFIED_EMAIL:
+    "a user whose e-mail is not verified gets `email_not_verified` after the right password, like cidaas's verification pre-check",
+  PROVIDER_BLOCK_AFTER_FAILURES:
+    "cidaas's brute-force protection: the N-th wrong password in a row sets the user `BLOCKED`, which only `POST /fraud-detection-srv/unblock` lifts; `0`, off, so that the demo shows the server's own lock ([cidaas set-up](cidaas-setup.md) tells operators to set cidaas's to 3)",
+  RESET_LINK_LIFETIME_MINUTES:
+    'how long a reset link works, in minutes: the server reads the same variable for what the reset page says, so the two agree',
+  PROVIDER_LOGIN_LIMIT_PER_IP:
+    "failed password checks per client IP per `PROVIDER_LOGIN_LIMIT_WINDOW_SECONDS`: beyond this or `PROVIDER_LOGIN_LIMIT_PER_REQUEST`, sign-ins are answered `invalid_username_password` without checking the password and without a `LOGIN_FAILURE` webhook, so they cannot drive the server's lock of other people's accounts; `0` turns the limit off",
+  PROVIDER_LOGIN_LIMIT_WINDOW_SECONDS: 'the window of `PROVIDER_LOGIN_LIMIT_PER_IP`, in seconds',
+  PROVIDER_LOGIN_LIMIT_PER_REQUEST: 'failed attempts per request id (as above); `0` turns the limit off',
+  PROVIDER_LOGIN_ALARM_PER_MINUTE:
+    'failed sign-ins of all accounts per minute beyond which one `auth alarm` warning a minute is logged; `0` off',
+  PROVIDER_LOG_HASH_KEY: {
+    description:
+      "the key of the e-mail hashes in the `auth` log lines (every sign-in success, failure and lock, with the client id and the client IP, never the e-mail or the password): the first 16 hex characters of HMAC-SHA256 of the normalised e-mail; at least 16 characters. Unset, hashes compare only within one process's lifetime ([Logs](#logs))",
+    shownDefault: 'random per process',
+  },
+  SMTP_URL: 'the SMTP server of its e-mails (`smtp://` or `smtps://`)',
+  PROVIDER_MAIL_FROM: 'the sender of its e-mails',
+  LOG_LEVEL: { description: '`fatal` … `trace`, or `silent`', default: 'info' },
+  PROVIDER_METRICS_PORT: {
+    description: 'Prometheus `/metrics` on a port of its own ([Metrics](#metrics))',
+    shownDefault: 'off',
+  },
+  PROVIDER_METRICS_HOST: 'the address the metrics port binds to',
+};
+
+/** What docs/operations.md's table of the provider's variables is made of (scripts/config-tables.mjs). */
+export const CONFIGURATION_REFERENCE: ConfigurationReference = {
+  schema: envSchema,
+  variables: VARIABLES,
+  requiredOutsideDevelopment: ['DATABASE_URL', ...SECRETS_OUTSIDE_DEVELOPMENT],
+  secrets: [...SECRETS_OUTSIDE_DEVELOPMENT, 'PROVIDER_LOG_HASH_KEY'],
+  developmentDefaults: {
+    PROVIDER_ADMIN_CLIENT_SECRET: DEV_ADMIN_CLIENT_SECRET,
+    PROVIDER_WEBHOOK_API_KEY: DEV_WEBHOOK_API_KEY,
+  },
+};
 
 export interface ProviderConfig {
   isProduction: boolean;

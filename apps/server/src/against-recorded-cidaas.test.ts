@@ -51,7 +51,7 @@ beforeAll(async () => {
   double.setWebhook({
     url: `${serverUrl}/api/cidaas-webhook/events`,
     apiKeyHeader: 'X-API-Key',
-    apiKey: server.config.webhook.apiKey,
+    apiKey: server.config.webhook.apiKeys[0]!,
   });
 }, 120_000);
 afterAll(async () => {
@@ -66,7 +66,10 @@ const admin = (method: 'GET' | 'POST', url: string, body?: unknown) =>
   server.app.inject({
     method,
     url: `/api/admin${url}`,
-    headers: { authorization: `Bearer ${server.config.adminApiToken}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${server.config.adminApiTokens[0]}`,
+      'content-type': 'application/json',
+    },
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   });
 

@@ -39,11 +39,11 @@ import { type PortalCalls, portalCallRoutes } from './routes/portal-calls';
 import { portalFormRoutes } from './routes/portal-forms';
 import { portalPageRoutes, renderPortalPage } from './routes/portal-pages';
 import { runtimeConfigRoute } from './routes/runtime-config';
+import { renderErrorPage, wantsPage } from './ssr/error-page';
 import { FreshRequestLimit } from './ssr/fresh-request-limit';
 import { PageSignInRequests } from './ssr/page-sign-in-request';
 import { PageTemplates } from './ssr/page-templates';
 import type { PortalBuild } from './ssr/portal-bundle';
-import { renderUnavailablePage, wantsPage } from './ssr/unavailable-page';
 import { SignInRequests } from './tenants/sign-in-requests';
 import type { TenantRegistry } from './tenants/tenant-registry';
 
@@ -118,7 +118,10 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
   };
 
   installErrorHandler(app, {
-    unavailablePage: { wanted: wantsPage, render: (request) => renderUnavailablePage(request, pages) },
+    errorPage: {
+      wanted: wantsPage,
+      render: (request, kind, referenceNumber) => renderErrorPage(request, pages, kind, referenceNumber),
+    },
   });
   const drain = installDrain(app);
   await installFormTokens(app, {
@@ -158,14 +161,15 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
   await app.register(portalCallRoutes, { calls, portalOrigin: config.portalUrl });
   await app.register(portalFormRoutes, { pages, calls });
   // Without a token (production without ADMIN_API_TOKEN) the admin API does not exist: 404.
-  if (config.adminApiToken) {
+  if (config.adminApiTokens.length > 0) {
     await app.register(adminRoutes, {
       prefix: ADMIN_API_PREFIX,
       db: deps.db,
       provider: deps.provider,
       registry: deps.registry,
       config,
-      token: config.adminApiToken,
+      tokens: config.adminApiTokens,
+      metrics,
     });
   }
   const backgroundJobs = createBackgroundJobs({

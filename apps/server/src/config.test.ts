@@ -28,7 +28,7 @@ describe('loadConfig', () => {
       activationLinkLifetimeMinutes: 72 * 60,
       resetLinkLifetimeMinutes: 60,
     });
-    expect(config.adminApiToken).toBe('concierge-dev-admin-token');
+    expect(config.adminApiTokens).toEqual(['concierge-dev-admin-token']);
     expect(config.mail.smtpUrl).toBe('smtp://localhost:1025');
   });
 
@@ -94,14 +94,38 @@ describe('loadConfig', () => {
       portalUrl: 'https://login.example.ch',
       providerUrl: 'https://example.cidaas.eu',
       providerAdmin: { clientSecret: DEPLOYMENT.PROVIDER_ADMIN_CLIENT_SECRET },
-      webhook: { apiKey: DEPLOYMENT.WEBHOOK_API_KEY, header: 'x-api-key' },
+      webhook: { apiKeys: [DEPLOYMENT.WEBHOOK_API_KEY], header: 'x-api-key' },
       mail: { smtpUrl: 'smtps://relay.example.ch', from: DEPLOYMENT.MAIL_FROM },
-      adminApiToken: undefined,
+      adminApiTokens: [],
       runtime: { resetLinkLifetimeMinutes: 1440 },
     });
     expect(config.runtime.env).toBe('prod');
     const token = 'Qm7-vT2x!Lp9sRw4';
-    expect(loadConfig({ ...DEPLOYMENT, ADMIN_API_TOKEN: token }).adminApiToken).toBe(token);
+    expect(loadConfig({ ...DEPLOYMENT, ADMIN_API_TOKEN: token }).adminApiTokens).toEqual([token]);
+  });
+
+  it('takes the old and the new value of the webhook key and the admin token during a rotation, each strong', () => {
+    const [old, next] = ['K8s!fJ3q-Zr7uYn2', 'Lm4#tW9x-Qe2vBn8'];
+    const rotating = loadConfig({
+      ...DEPLOYMENT,
+      WEBHOOK_API_KEY: `${old}, ${next}`,
+      ADMIN_API_TOKEN: `${next},${old}`,
+    });
+    expect(rotating.webhook.apiKeys).toEqual([old, next]);
+    expect(rotating.adminApiTokens).toEqual([next, old]);
+    for (const name of ['WEBHOOK_API_KEY', 'ADMIN_API_TOKEN']) {
+      const refused = (value: string, reason: RegExp) =>
+        expect(() => loadConfig({ ...DEPLOYMENT, [name]: value }), value).toThrow(
+          new RegExp(`\\n  ${name}: ${reason.source}`),
+        );
+      refused(`${old},Short-1x`, /must be at least 16 characters/);
+      refused(`${old},`, /must be at least 16 characters/);
+      refused(`${old},concierge-dev-webhook-key`, /is a public development value/);
+    }
+    // The length rule holds for each value in development too.
+    expect(() =>
+      loadConfig({ CONCIERGE_DEV: 'true', WEBHOOK_API_KEY: 'concierge-dev-webhook-key,short' }),
+    ).toThrow(/WEBHOOK_API_KEY: each must be at least 16 characters/);
   });
 
   it('refuses a development switch it does not understand', () => {

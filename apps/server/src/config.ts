@@ -1,12 +1,14 @@
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import {
+  type ConfigurationReference,
   DEFAULT_RESET_LINK_LIFETIME_MINUTES,
   DEVELOPMENT_SWITCH,
   developmentSwitchOf,
   ENVIRONMENTS,
   type RuntimeConfig,
   secretWeakness,
+  type VariableDescriptions,
 } from '@concierge/contracts';
 import { z } from 'zod';
 
@@ -15,37 +17,41 @@ const origin = z
   .transform((value) => new URL(value).origin)
   .refine((value) => /^https?:/.test(value), 'must be an http(s) origin');
 
+/**
+ * A secret that may be rotated: one value, or two separated by a comma while it is (the new one
+ * beside the old one, docs/operations.md, "Rotating a secret"). Each is accepted, each must be long.
+ */
+const rotatableSecret = z
+  .string()
+  .transform((value) => splitSecrets(value))
+  .pipe(z.array(z.string().min(16, 'each must be at least 16 characters')).min(1));
+
+function splitSecrets(value: string): string[] {
+  return value.split(',').map((secret) => secret.trim());
+}
+
 const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  /** The portal's public origin, as browsers reach it. */
   PORTAL_URL: origin,
-  /** The identity provider (cidaas or the embedded one): cidaasBaseUrl. */
   PROVIDER_URL: origin,
-  /** Where the failed-login counter lives; this server unless configured otherwise. */
   REST_API_BASE_URL: origin.optional(),
   APP_ENV: z.enum(ENVIRONMENTS),
   PROPERTY_PORTAL_CLIENT_ID: z.string().min(1).default('property-portal-demo'),
-  /** The tenant registry; its folder holds the tenants' logos and stylesheets. */
   TENANTS_FILE: z.string().default(fileURLToPath(new URL('../../../tenants/tenants.json', import.meta.url))),
-  /** The server's client at the provider (client credentials) for the admin API. */
   PROVIDER_ADMIN_CLIENT_ID: z.string().min(1).default('concierge-server'),
   PROVIDER_ADMIN_CLIENT_SECRET: z.string().min(16, 'must be at least 16 characters'),
-  /** The key the provider's webhooks carry, and the header it comes in. */
-  WEBHOOK_API_KEY: z.string().min(16, 'must be at least 16 characters'),
+  /** The key the provider's webhooks carry (two while it is rotated), and the header it comes in. */
+  WEBHOOK_API_KEY: rotatableSecret,
   WEBHOOK_API_KEY_HEADER: z.string().min(1).default('X-API-Key'),
   /**
    * Signs the cookie behind the forms' tokens (issue 25), shared by every instance. Several,
    * separated by commas, during a rotation: the first signs, each is accepted.
    */
-  FORM_SECRET: z
-    .string()
-    .transform((value) => value.split(',').map((secret) => secret.trim()))
-    .pipe(z.array(z.string().min(16, 'each must be at least 16 characters')).min(1)),
+  FORM_SECRET: rotatableSecret,
   SMTP_URL: z.url(),
   MAIL_FROM: z.string().min(3),
-  /** How long an activation link stays valid. */
   ACTIVATION_LINK_TTL_HOURS: z.coerce
     .number()
     .int()
@@ -64,8 +70,11 @@ const envSchema = z.object({
     .int()
     .min(1)
     .max(7 * 24 * 60),
-  /** Bearer token of the operators' admin API (/api/admin); without it outside development that API is off. */
-  ADMIN_API_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /**
+   * Bearer token of the operators' admin API (/api/admin), two while it is rotated; without it
+   * outside development that API is off.
+   */
+  ADMIN_API_TOKEN: rotatableSecret.optional(),
   PORTAL_DIST_DIR: z.string().default(fileURLToPath(new URL('../../portal/dist', import.meta.url))),
   /** Whose X-Forwarded-* to believe (trustProxyOf): `false`, `true`, a hop count, or proxy addresses. */
   TRUST_PROXY: z
@@ -82,10 +91,6 @@ const envSchema = z.object({
       }
       return trust;
     }),
-  /**
-   * On SIGTERM, how long the server stays up answering while /readyz says 503, before it stops
-   * listening (docs/operations.md, "Shutdown and draining").
-   */
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Prometheus metrics on a port of their own (docs/operations.md, "Metrics"); unset: no metrics port. */
@@ -106,11 +111,89 @@ const envSchema = z.object({
   SIGN_IN_REQUESTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   ADMIN_CODES_PER_TENANT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   ADMIN_INVITATIONS_PER_TENANT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(1000),
-  /** How long housekeeping keeps a sent e-mail's outbox row (recipient, subject; the body is emptied once sent). */
   SENT_MAIL_RETENTION_DAYS: z.coerce.number().int().min(0).max(365).default(7),
-  /** The commit this build was made from, set by whoever builds the release: build_info and the start line. */
+  /** How long housekeeping keeps a row of the admin actions' audit log (admin/audit-log.ts). */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
   BUILD_COMMIT: z.string().max(100).default('unknown'),
 });
+
+/**
+ * What docs/operations.md says of each variable, beside the schema: its table is generated from this,
+ * the schema's defaults and the lists below (`npm run config-tables`). A variable added to the schema
+ * does not compile until it is described here.
+ */
+const VARIABLES: VariableDescriptions<typeof envSchema, 'CONCIERGE_DEV' | 'DATABASE_URL'> = {
+  CONCIERGE_DEV:
+    '`true` only for a development run (`npm start`, `npm run cluster`, the tests and the bench set it): the development defaults of this table; unset or `false`: a deployment, whatever `NODE_ENV` or `APP_ENV` say',
+  DATABASE_URL:
+    'the one PostgreSQL database of every instance and the provider, a schema each ([PostgreSQL](#postgresql-pool-and-outages)); `npm start` sets it for its embedded server',
+  NODE_ENV:
+    "`production`: React's production build, and JSON logs even on a terminal in a development run ([Logs](#logs)); it does not decide the development defaults",
+  HOST: 'the address the server listens on',
+  PORT: 'the port the server listens on',
+  PORTAL_URL:
+    "the portal's public `https://` origin, as browsers reach it ([Behind a load balancer](#behind-a-load-balancer))",
+  PROVIDER_URL:
+    "the identity provider's base URL: the cidaas tenant's, or the embedded provider's (`cidaasBaseUrl` in `/config.json`)",
+  REST_API_BASE_URL: {
+    description:
+      'the REST API of the failed-login counter (`restApiBaseUrl` in `/config.json`): this server unless configured otherwise',
+    shownDefault: 'the value of `PORTAL_URL`',
+  },
+  APP_ENV:
+    "`dev`, `test` or `prod`: `prod` in production (or `test` for a staging system); the tenants' fallback environment and `env` in `/config.json`",
+  PROPERTY_PORTAL_CLIENT_ID:
+    'the OIDC client id of the property portal (`propertyPortalClientId` in `/config.json`)',
+  TENANTS_FILE:
+    "the tenant registry; its folder holds the tenants' logos and stylesheets ([Tenants and brands](tenants.md))",
+  PROVIDER_ADMIN_CLIENT_ID: "the server's client-credentials client at the provider, for its admin API",
+  PROVIDER_ADMIN_CLIENT_SECRET: "that client's secret ([cidaas set-up](cidaas-setup.md))",
+  WEBHOOK_API_KEY:
+    "the key cidaas's webhooks carry ([cidaas set-up](cidaas-setup.md)); during a rotation two, separated by a comma — both are accepted ([Rotating a secret](#rotating-a-secret))",
+  WEBHOOK_API_KEY_HEADER: 'the header the webhooks carry their key in',
+  FORM_SECRET:
+    "signs the cookie behind the forms' tokens, the same on every instance; during a rotation two, separated by a comma — the first signs, both are accepted",
+  SMTP_URL:
+    'the SMTP relay (`smtp://` or `smtps://`, user and password in the URL; the start line masks the password)',
+  MAIL_FROM: 'the sender of the e-mails, e.g. `"Example" <no-reply@example.ch>`',
+  ACTIVATION_LINK_TTL_HOURS:
+    'how long an activation link works, in hours (1 to 720); the activation e-mail and the registration page say it',
+  RESET_LINK_LIFETIME_MINUTES:
+    "how long cidaas's reset links work, in minutes, as set up there ([cidaas set-up](cidaas-setup.md#7-password-reset)); the reset page says it, the server enforces nothing with it. In development the embedded provider's, which reads the same variable and enforces it",
+  ADMIN_API_TOKEN:
+    "bearer token of the operators' admin API (`/api/admin`) and its CLI; unset, the admin API is off (404) outside development; during a rotation two, separated by a comma — both are accepted ([Rotating a secret](#rotating-a-secret))",
+  PORTAL_DIST_DIR: 'the built portal',
+  TRUST_PROXY:
+    "whose `X-Forwarded-*` to believe: `false`; the load balancer's addresses or CIDR ranges, separated by commas; `true` (every hop: only behind a proxy that overwrites the header) or a hop count ([Behind a load balancer](#behind-a-load-balancer))",
+  SHUTDOWN_DRAIN_SECONDS:
+    'on SIGTERM, how long to keep answering, with `/readyz` at 503, before it stops listening; 0 to 300 ([Shutdown](#health-readiness-and-shutdown))',
+  LOG_LEVEL: '`fatal` … `trace`, or `silent` ([Logs](#logs))',
+  METRICS_PORT: {
+    description:
+      'Prometheus `/metrics` on this port of its own, never on the public one ([Metrics](#metrics))',
+    shownDefault: 'off',
+  },
+  METRICS_HOST: 'the address the metrics port binds to (`0.0.0.0` in a container)',
+  PROVIDER_CALL_TIMEOUT_MS:
+    'timeout of each attempt of a provider call, in ms, 100 to 60000 ([Provider calls](#provider-calls))',
+  PROVIDER_CALL_RETRIES: 'further attempts of an idempotent provider call after no answer or a 5xx, 0 to 3',
+  PROVIDER_CALL_RETRY_BACKOFF_MS: 'wait before the first further attempt, in ms (doubling, with jitter)',
+  PROVIDER_BREAKER_THRESHOLD: 'provider failures in a row that open the circuit breaker; `0`: never',
+  PROVIDER_BREAKER_WINDOW_SECONDS: '… within this long of the first of them',
+  PROVIDER_BREAKER_COOLDOWN_SECONDS: 'how long the open breaker makes calls fail fast before one trial call',
+  SIGN_IN_REQUESTS_PER_ADDRESS_PER_MINUTE:
+    "fresh sign-in requests (`authz/generate`) one client address may have each instance obtain a minute, for pages opened without a usable request id; counted in memory; beyond, the page answers 429, too many attempts. Behind a shared address (a carrier's NAT, an estate's Wi-Fi) raise it",
+  ADMIN_CODES_PER_TENANT_PER_HOUR:
+    'registration codes the admin API makes per tenant and clock hour; beyond, 429 ([Housekeeping and quotas](#housekeeping-and-quotas))',
+  ADMIN_INVITATIONS_PER_TENANT_PER_HOUR:
+    'invitations the admin API makes per tenant and clock hour; beyond, 429',
+  SENT_MAIL_RETENTION_DAYS:
+    "how long housekeeping keeps a sent e-mail's outbox row (recipient and subject; the body is emptied once sent), 0 to 365 days ([Housekeeping and quotas](#housekeeping-and-quotas))",
+  AUDIT_RETENTION_DAYS:
+    "how long housekeeping keeps a row of the admin API's audit log, 1 to 3650 days ([Audit log](#audit-log-of-the-admin-api))",
+  BUILD_COMMIT:
+    'the commit the build was made from, set by whoever builds a release: `concierge_build_info` and the start line ([Logs](#logs))',
+};
 
 export interface ServerConfig {
   host: string;
@@ -128,19 +211,22 @@ export interface ServerConfig {
   runtime: RuntimeConfig;
   portalDistDir: string;
   providerAdmin: { clientId: string; clientSecret: string };
-  webhook: { apiKey: string; header: string };
+  /** The webhook's accepted keys (two while one is rotated) and the header they come in. */
+  webhook: { apiKeys: string[]; header: string };
   /** The forms' cookie signing secrets, the signing one first. */
   formSecrets: string[];
   mail: { smtpUrl: string; from: string };
   activationLinkTtlHours: number;
-  /** The operators' admin API token; undefined turns the admin API off (404). */
-  adminApiToken: string | undefined;
+  /** The operators' admin API tokens (two while one is rotated); none turns the admin API off (404). */
+  adminApiTokens: string[];
   /** At most this many fresh sign-in requests a minute for one client address and instance. */
   signInRequestsPerAddressPerMinute: number;
   /** At most this many codes and invitations per tenant and clock hour through the admin API. */
   adminQuotas: { codesPerTenantPerHour: number; invitationsPerTenantPerHour: number };
   /** Housekeeping: days a sent e-mail's outbox row is kept. */
   sentMailRetentionDays: number;
+  /** Housekeeping: days a row of the admin actions' audit log is kept. */
+  auditRetentionDays: number;
   /** The commit of this build (BUILD_COMMIT), `unknown` when the build named none. */
   buildCommit: string;
   /** Where /metrics listens, apart from the public port; undefined: nowhere. */
@@ -194,6 +280,17 @@ const SECRETS = [
   'ADMIN_API_TOKEN',
   'FORM_SECRET',
 ] as const;
+/** Those that take two values while rotated (rotatableSecret): each value must be strong. */
+const ROTATABLE_SECRETS: ReadonlySet<string> = new Set(['WEBHOOK_API_KEY', 'ADMIN_API_TOKEN', 'FORM_SECRET']);
+
+/** What docs/operations.md's table of the server's variables is made of (scripts/config-tables.mjs). */
+export const CONFIGURATION_REFERENCE: ConfigurationReference = {
+  schema: envSchema,
+  variables: VARIABLES,
+  requiredOutsideDevelopment: REQUIRED_OUTSIDE_DEVELOPMENT,
+  secrets: SECRETS,
+  developmentDefaults: DEVELOPMENT_DEFAULTS,
+};
 
 /**
  * Environment → typed configuration, in one place. Throws a message naming every missing, weak or
@@ -215,9 +312,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       }
     }
     for (const name of SECRETS) {
-      // FORM_SECRET may hold two during a rotation: each must be strong.
-      for (const value of name === 'FORM_SECRET' ? (given[name]?.split(',') ?? []) : [given[name]]) {
-        const weakness = value === undefined ? undefined : secretWeakness(value.trim());
+      const value = given[name];
+      if (value === undefined) continue;
+      for (const secret of ROTATABLE_SECRETS.has(name) ? splitSecrets(value) : [value]) {
+        const weakness = secretWeakness(secret);
         if (weakness) problems.push(`${name}: ${weakness}`);
       }
     }
@@ -225,7 +323,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const parsed = envSchema.safeParse(isDevelopment ? { ...DEVELOPMENT_DEFAULTS, ...given } : given);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      const name = issue.path.join('.');
+      // The variable, also for one of a rotated secret's values (path [name, position]).
+      const name = String(issue.path[0]);
       // A missing required variable is said once, above.
       if (!problems.some((problem) => problem.startsWith(`${name}:`)))
         problems.push(`${name}: ${issue.message}`);
@@ -260,19 +359,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       clientSecret: values.PROVIDER_ADMIN_CLIENT_SECRET,
     },
     webhook: {
-      apiKey: values.WEBHOOK_API_KEY,
+      apiKeys: values.WEBHOOK_API_KEY,
       header: values.WEBHOOK_API_KEY_HEADER.toLowerCase(),
     },
     formSecrets: values.FORM_SECRET,
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
     activationLinkTtlHours: values.ACTIVATION_LINK_TTL_HOURS,
-    adminApiToken: values.ADMIN_API_TOKEN,
+    adminApiTokens: values.ADMIN_API_TOKEN ?? [],
     signInRequestsPerAddressPerMinute: values.SIGN_IN_REQUESTS_PER_ADDRESS_PER_MINUTE,
     adminQuotas: {
       codesPerTenantPerHour: values.ADMIN_CODES_PER_TENANT_PER_HOUR,
       invitationsPerTenantPerHour: values.ADMIN_INVITATIONS_PER_TENANT_PER_HOUR,
     },
     sentMailRetentionDays: values.SENT_MAIL_RETENTION_DAYS,
+    auditRetentionDays: values.AUDIT_RETENTION_DAYS,
     buildCommit: values.BUILD_COMMIT,
     metrics:
       values.METRICS_PORT === undefined

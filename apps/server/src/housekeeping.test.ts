@@ -13,6 +13,7 @@ beforeAll(async () => {
 afterAll(() => database?.close());
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3600 * 1000);
+const SETTINGS = { sentMailRetentionDays: 7, auditRetentionDays: 400 };
 
 async function seed() {
   await database.db
@@ -126,19 +127,36 @@ async function seed() {
       })),
     )
     .execute();
+  const change = (requestId: string, at: Date) => ({
+    at,
+    token_fingerprint: '1a2b3c4d',
+    request_id: requestId,
+    action: 'code.revoke' as const,
+    tenant: 'demo',
+    target: '3f0e4a53-4a8e-4d2b-9c7e-0d1c2b3a4f5e',
+    amount: null,
+    outcome: 'changed' as const,
+  });
+  await database.db
+    .insertInto('admin_audit')
+    .values([change('audit-old', daysAgo(401)), change('audit-new', daysAgo(399))])
+    .execute();
 }
 
 async function remaining() {
-  const [limits, events, resets, requests, mails, activations, failures, accounts] = await Promise.all([
-    database.db.selectFrom('rate_limits').select('key').where('key', 'like', 'housekeeping:%').execute(),
-    database.db.selectFrom('processed_webhook_events').select('id').execute(),
-    database.db.selectFrom('password_reset_requests').select('rprq_hash').execute(),
-    database.db.selectFrom('sign_in_requests').select('request_id').execute(),
-    database.db.selectFrom('mail_outbox').select('id').orderBy('id').execute(),
-    database.db.selectFrom('activations').select('id').orderBy('id').execute(),
-    database.db.selectFrom('account_failures').select('event_key').orderBy('event_key').execute(),
-    database.db.selectFrom('account_protection').select('email').orderBy('email').execute(),
-  ]);
+  const [limits, events, resets, requests, mails, activations, failures, accounts, audit] = await Promise.all(
+    [
+      database.db.selectFrom('rate_limits').select('key').where('key', 'like', 'housekeeping:%').execute(),
+      database.db.selectFrom('processed_webhook_events').select('id').execute(),
+      database.db.selectFrom('password_reset_requests').select('rprq_hash').execute(),
+      database.db.selectFrom('sign_in_requests').select('request_id').execute(),
+      database.db.selectFrom('mail_outbox').select('id').orderBy('id').execute(),
+      database.db.selectFrom('activations').select('id').orderBy('id').execute(),
+      database.db.selectFrom('account_failures').select('event_key').orderBy('event_key').execute(),
+      database.db.selectFrom('account_protection').select('email').orderBy('email').execute(),
+      database.db.selectFrom('admin_audit').select('request_id').execute(),
+    ],
+  );
   return {
     limits: limits.map((row) => row.key),
     events: events.map((row) => row.id),
@@ -148,13 +166,14 @@ async function remaining() {
     activations: activations.map((row) => row.id.slice(-1)),
     failures: failures.map((row) => row.event_key),
     accounts: accounts.map((row) => row.email),
+    audit: audit.map((row) => row.request_id),
   };
 }
 
 describe('housekeeping', () => {
   it('drops from every table that grows with traffic what is past its retention, and keeps the rest', async () => {
     await seed();
-    await runHousekeeping(database.db, { sentMailRetentionDays: 7 });
+    await runHousekeeping(database.db, SETTINGS);
     expect(await remaining()).toEqual({
       limits: ['housekeeping:new'],
       events: ['event-new'],
@@ -166,6 +185,8 @@ describe('housekeeping', () => {
       activations: ['d', 'e'],
       failures: ['failure-1', 'failure-2', 'failure-3'],
       accounts: ['cleared-new@example.ch', 'tried@example.ch'],
+      // AUDIT_RETENTION_DAYS, 400 here.
+      audit: ['audit-new'],
     });
   });
 
@@ -187,12 +208,12 @@ describe('housekeeping', () => {
       .values([sentAgo('1', 3), sentAgo('2', 1.5), sentAgo('3', 0.5), sentAgo('4', null)])
       .execute();
     const kept = async () => (await remaining()).mails;
-    await runHousekeeping(database.db, { sentMailRetentionDays: 7 });
+    await runHousekeeping(database.db, SETTINGS);
     expect(await kept()).toEqual(['1', '2', '3', '4']);
-    await runHousekeeping(database.db, { sentMailRetentionDays: 2 });
+    await runHousekeeping(database.db, { ...SETTINGS, sentMailRetentionDays: 2 });
     expect(await kept()).toEqual(['2', '3', '4']);
     // 0: gone at the next run once sent; one still due stays.
-    await runHousekeeping(database.db, { sentMailRetentionDays: 0 });
+    await runHousekeeping(database.db, { ...SETTINGS, sentMailRetentionDays: 0 });
     expect(await kept()).toEqual(['4']);
   });
 
@@ -204,7 +225,7 @@ describe('housekeeping', () => {
     // A logger like the server's, its lines kept: a failed run is only logged.
     const lines: string[] = [];
     const { log } = Fastify({ logger: { level: 'warn', stream: { write: (line) => lines.push(line) } } });
-    const stop = startHousekeeping(database.db, log, { sentMailRetentionDays: 7 }, 60_000);
+    const stop = startHousekeeping(database.db, log, SETTINGS, 60_000);
     await stop();
     expect((await remaining()).events).toEqual(['event-new']);
     expect(lines).toEqual([]);

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { pruneActivations } from './accounts/issue-activation';
 import { pruneAccountProtection } from './accounts/protection/account-row';
 import { pruneSurplusFailures } from './accounts/protection/prune-failures';
+import { pruneAdminAudit } from './admin/audit-log';
 import type { ServerTables } from './db/schema';
 import { pruneRateLimits } from './http/rate-limit';
 import { pruneMailOutbox } from './outbox/mail-outbox';
@@ -21,7 +22,9 @@ const HOUSEKEEPING_INTERVAL_MS = 5 * 60 * 1000;
  * - password_reset_requests: after 7 days; sign_in_requests: after 24 hours;
  * - mail_outbox: sent e-mails after SENT_MAIL_RETENTION_DAYS (7 by default), undeliverable ones
  *   after 30;
- * - activations: 30 days after the link expired.
+ * - activations: 30 days after the link expired;
+ * - admin_audit: after AUDIT_RETENTION_DAYS (400 by default): long enough to answer for a year's
+ *   letters and invitations, not for ever, since a row may name an account's e-mail.
  *
  * Kept for good: registration codes and invitations (an operator's records, bounded by the admin
  * API's quotas) and account_protection (one row per e-mail ever tried: see docs/operations.md,
@@ -38,12 +41,15 @@ export async function runHousekeeping(
   await pruneSignInRequests(db);
   await pruneMailOutbox(db, settings.sentMailRetentionDays);
   await pruneActivations(db);
+  await pruneAdminAudit(db, settings.auditRetentionDays);
 }
 
 /** The retentions an operator sets (config.ts); the others are fixed beside their prunes. */
 export interface HousekeepingSettings {
   /** Days a sent e-mail's row is kept: it names a recipient, and nothing reads it once sent. */
   sentMailRetentionDays: number;
+  /** Days an admin action's audit row is kept. */
+  auditRetentionDays: number;
 }
 
 /**

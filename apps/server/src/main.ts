@@ -53,6 +53,7 @@ log = app.log;
 logStart(app.log, { config, databaseUrl: databaseLocation.url, migrations: database.migrations });
 const stopHousekeeping = startHousekeeping(database.db, app.log, {
   sentMailRetentionDays: config.sentMailRetentionDays,
+  auditRetentionDays: config.auditRetentionDays,
 });
 
 // After the drain, how long requests still under way may take before their connections are cut.

@@ -1,3 +1,4 @@
+export * from './configuration-reference';
 export * from './contrast';
 export * from './development-switch';
 export * from './durations';
@@ -15,6 +16,7 @@ export * from './password-reset';
 export * from './placeholders';
 export * from './portal-api';
 export * from './portal-api-codes';
+export * from './portal-calls';
 export * from './portal-forms';
 export * from './portal-seam';
 export * from './runtime-config';

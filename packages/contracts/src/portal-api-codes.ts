@@ -86,6 +86,9 @@ export const VERIFICATION_ERROR_CODES = [
   'too_many_requests',
 ] as const;
 
+/** spec §8: resend has one message; the one refusal is a malformed address (its input check). */
+export const RESEND_ACTIVATION_ERROR_CODES = ['missing_request_property'] as const;
+
 export const PASSWORD_RESET_INIT_ERROR_CODES = ['missing_request_id', 'too_many_requests'] as const;
 
 export const PASSWORD_RESET_SET_ERROR_CODES = [

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EMAIL_MAX_LENGTH } from './email';
 import { emailSchema } from './email-schema';
 import { normaliseRegistrationCode, UUID_V4 } from './portal-api-codes';
+import type { PortalCallName } from './portal-calls';
 
 // spec §7: the payloads of the portal's calls to its server, POST /api/cidaas-webhook/{name}, JSON
 // only. Answers use the envelope ({success, status, data} or {success:false, status, error:{code,
@@ -31,11 +32,6 @@ export const registerUserBodySchema = z.object({
   invite_id: uuidV4.nullish().transform((value) => value ?? undefined),
 });
 export type RegisterUserBody = z.input<typeof registerUserBodySchema>;
-export interface RegisterUserAnswer {
-  sub: string;
-  /** The activation e-mail went into the outbox. */
-  activationMailQueued: boolean;
-}
 
 /** activate-user-account (spec §7). */
 export const activateUserAccountBodySchema = z.object({
@@ -43,9 +39,6 @@ export const activateUserAccountBodySchema = z.object({
   verificationid: z.string().min(1).max(200),
 });
 export type ActivateUserAccountBody = z.input<typeof activateUserAccountBodySchema>;
-export interface ActivateUserAccountAnswer {
-  isAlreadyActivated: boolean;
-}
 
 /** resend-account-activation-email (spec §7): one answer for every e-mail. */
 export const resendActivationBodySchema = z.object({
@@ -77,10 +70,22 @@ export const passwordResetSetNewBodySchema = z.object({
   email: z.string().trim().max(EMAIL_MAX_LENGTH).optional(),
 });
 export type PasswordResetSetNewBody = z.input<typeof passwordResetSetNewBodySchema>;
-export interface PasswordResetSetNewAnswer {
-  /** Where the browser goes next; the portal follows it only onto a registry host. */
-  redirect_uri: string;
-}
+
+/**
+ * Each portal call's body (PORTAL_CALLS in portal-calls.ts, by the same names), which the server
+ * parses; kept apart only because the browser must not load zod. A call without one fails the
+ * typecheck.
+ */
+export const PORTAL_CALL_BODIES = {
+  'register-user': registerUserBodySchema,
+  'activate-user-account': activateUserAccountBodySchema,
+  'resend-account-activation-email': resendActivationBodySchema,
+  'password-reset-initiate': passwordResetInitiateBodySchema,
+  'password-reset-set-new': passwordResetSetNewBodySchema,
+} as const satisfies Record<PortalCallName, z.ZodType>;
+
+/** What the portal sends for a call. */
+export type PortalCallBody<N extends PortalCallName> = z.input<(typeof PORTAL_CALL_BODIES)[N]>;
 
 /** GET {restApiBaseUrl}/user-login-failed-counter?subdomain&email → [{counter}] (spec §7). */
 export const failedLoginCounterQuerySchema = z.object({

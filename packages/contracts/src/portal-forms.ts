@@ -4,7 +4,9 @@
 // the same rules and build the same call body here. No zod: the browser imports this.
 import { isEmailAddress, normaliseEmail } from './email';
 import { isStrongPassword } from './password';
+import type { PortalCallBody } from './portal-api';
 import { normaliseRegistrationCode } from './portal-api-codes';
+import type { PortalCallName } from './portal-calls';
 
 /** spec §5: what a field's check can say, each a message under `register.error.` in the portal. */
 export const FIELD_CODES = [
@@ -57,24 +59,16 @@ export const FIELD = {
   terms: 'terms',
 } as const;
 
-/** The calls of spec §7 a form makes, under PORTAL_API_PREFIX. */
-export type PortalCallName =
-  | 'register-user'
-  | 'activate-user-account'
-  | 'resend-account-activation-email'
-  | 'password-reset-initiate'
-  | 'password-reset-set-new';
-
-export interface PortalForm {
+export interface PortalForm<N extends PortalCallName = PortalCallName> {
   /** The page the form is on, and where it posts without JavaScript (spec §2). */
   page: string;
-  call: PortalCallName;
+  call: N;
   /** The checked inputs in the form's order (the error summary lists them so), by name. */
   checks: Readonly<Record<string, (value: FormValue) => FieldCode | undefined>>;
   /** Inputs whose value a refused form shows again; a password never comes back. */
   kept: readonly string[];
   /** The call's JSON body. */
-  body: (value: FormValue) => Record<string, unknown>;
+  body: (value: FormValue) => PortalCallBody<N>;
 }
 
 const emailOnly = { [FIELD.email]: (value: FormValue) => fieldChecks.email(value(FIELD.email)) };
@@ -85,7 +79,7 @@ const newPasswordChecks = {
 };
 
 /** spec §3 registration form; `clientid` and `invite_id` are the page's hidden inputs. */
-export const registerForm: PortalForm = {
+export const registerForm: PortalForm<'register-user'> = {
   page: '/register',
   call: 'register-user',
   checks: {
@@ -107,7 +101,7 @@ export const registerForm: PortalForm = {
 };
 
 /** spec §3 resend form: one answer for every address; `subdomain` is a hidden input. */
-export const resendActivationForm: PortalForm = {
+export const resendActivationForm: PortalForm<'resend-account-activation-email'> = {
   page: '/resend-account-activation-email',
   call: 'resend-account-activation-email',
   checks: emailOnly,
@@ -119,7 +113,7 @@ export const resendActivationForm: PortalForm = {
 };
 
 /** spec §3 reset form; `requestId` and `subdomain` are hidden inputs. */
-export const passwordResetInitForm: PortalForm = {
+export const passwordResetInitForm: PortalForm<'password-reset-initiate'> = {
   page: '/password-reset-init',
   call: 'password-reset-initiate',
   checks: emailOnly,
@@ -127,15 +121,15 @@ export const passwordResetInitForm: PortalForm = {
   body: (value) => ({
     requestId: value('requestId'),
     email: normaliseEmail(value(FIELD.email)),
-    processingType: 'LINK',
-    resetMedium: 'email',
+    processingType: 'LINK' as const,
+    resetMedium: 'email' as const,
     // An expired request id is renewed from this tenant's client.
     ...(value('subdomain') ? { subdomain: value('subdomain') } : {}),
   }),
 };
 
 /** spec §3 new-password form; the link's ids and the account's e-mail are hidden inputs. */
-export const passwordSetForm: PortalForm = {
+export const passwordSetForm: PortalForm<'password-reset-set-new'> = {
   page: '/password-set',
   call: 'password-reset-set-new',
   checks: newPasswordChecks,
@@ -154,7 +148,7 @@ export const passwordSetForm: PortalForm = {
  * spec §3 activation: the link's page offers a button, which its script presses at once; a mail
  * scanner's bare GET of the link activates nothing.
  */
-export const activationForm: PortalForm = {
+export const activationForm: PortalForm<'activate-user-account'> = {
   page: '/verification-complete',
   call: 'activate-user-account',
   checks: {},
@@ -203,5 +197,3 @@ export type FormOutcome =
 
 /** The form token's name in every form (the server checks it against its cookie). */
 export const FORM_TOKEN_FIELD = '_csrf';
-/** ours: a form posted without a valid token (another site's, or one whose cookie has gone). */
-export const FORM_EXPIRED = 'form_expired';

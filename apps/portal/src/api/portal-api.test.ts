@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorAnswer, stubPortalApi } from '../test/fetch';
-import { registerUser, retryAfterOf, setNewPassword } from './portal-api';
+import { callPortal, retryAfterOf } from './portal-api';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -22,7 +22,7 @@ function limited(retryAfter: string | null): Response {
 describe('a refused call', () => {
   it('carries the Retry-After of a 429: how long the limit holds, for "in N minutes"', async () => {
     stubPortalApi('register-user', limited('600'));
-    expect(await registerUser(REGISTRATION)).toEqual({
+    expect(await callPortal('register-user', REGISTRATION)).toEqual({
       ok: false,
       code: 'too_many_requests',
       status: 429,
@@ -39,10 +39,26 @@ describe('a refused call', () => {
       confirmpassword: 'p',
       requestId: 'q',
     };
-    const refused = await setNewPassword(body);
+    const refused = await callPortal('password-reset-set-new', body);
     expect(refused).toEqual({ ok: false, code: 'too_many_requests', status: 429 });
     stubPortalApi('password-reset-set-new', limited('soon'));
-    expect(await setNewPassword(body)).not.toHaveProperty('retryAfterSeconds');
+    expect(await callPortal('password-reset-set-new', body)).not.toHaveProperty('retryAfterSeconds');
+  });
+});
+
+describe('an answer', () => {
+  it("is read as the call's definition says; one without what it promises counts as failed", async () => {
+    stubPortalApi('activate-user-account', Response.json({ success: true, status: 200, data: {} }));
+    const body = { email: 'anna@example.ch', verificationid: 'v' };
+    expect(await callPortal('activate-user-account', body)).toMatchObject({ ok: false, status: 200 });
+    stubPortalApi(
+      'activate-user-account',
+      Response.json({ success: true, status: 200, data: { isAlreadyActivated: true, extra: 1 } }),
+    );
+    expect(await callPortal('activate-user-account', body)).toEqual({
+      ok: true,
+      data: { isAlreadyActivated: true },
+    });
   });
 });
 

@@ -1,14 +1,11 @@
 // Thin calls to the portal's own server (spec §7: POST /api/cidaas-webhook/{name}, JSON). No React here.
-import type {
-  ActivateUserAccountAnswer,
-  ActivateUserAccountBody,
-  PasswordResetInitiateBody,
-  PasswordResetSetNewAnswer,
-  PasswordResetSetNewBody,
-  RegisterUserBody,
-  ResendActivationBody,
+import {
+  PORTAL_API_PREFIX,
+  PORTAL_CALLS,
+  type PortalCallAnswer,
+  type PortalCallBody,
+  type PortalCallName,
 } from '@concierge/contracts';
-import { PORTAL_API_PREFIX } from '@concierge/contracts';
 
 /**
  * What every call answers; the caller must look at `ok`. `code` is the server's error code (read
@@ -23,12 +20,14 @@ export type PortalApiResult<T> =
 
 const TIMEOUT_MS = 15_000;
 
-type Reader<T> = (data: unknown) => T | undefined;
-
-/** For calls whose answer carries nothing the portal needs beyond `success`. */
-const anyData: Reader<unknown> = (data) => data ?? null;
-
-async function post<T>(name: string, body: object, read: Reader<T>): Promise<PortalApiResult<T>> {
+/**
+ * spec §7: one call, as contracts' PORTAL_CALLS defines it: its path, its body and how its answer is
+ * read (a 2xx whose data is not what the call promises counts as failed: "an unreadable answer", §4).
+ */
+export async function callPortal<N extends PortalCallName>(
+  name: N,
+  body: PortalCallBody<N>,
+): Promise<PortalApiResult<PortalCallAnswer<N>>> {
   let response: Response;
   try {
     response = await fetch(`${PORTAL_API_PREFIX}/${name}`, {
@@ -43,8 +42,9 @@ async function post<T>(name: string, body: object, read: Reader<T>): Promise<Por
   const envelope: unknown = await response.json().catch(() => undefined);
   const record = isRecord(envelope) ? envelope : undefined;
   if (response.ok && record?.success === true) {
-    const data = read(record.data);
-    // A 2xx whose data is not what the call promises counts as failed: "an unreadable answer" (§4).
+    // The entry of `name`: TypeScript does not follow an index by a type parameter to its entry.
+    const readAnswer = PORTAL_CALLS[name].readAnswer as (data: unknown) => PortalCallAnswer<N> | undefined;
+    const data = readAnswer(record.data);
     if (data !== undefined) return { ok: true, data };
   }
   const retryAfterSeconds = retryAfterOf(response.headers.get('retry-after'));
@@ -79,43 +79,4 @@ function errorCode(body: Record<string, unknown> | undefined): string | undefine
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** spec §7 register: 200 is success; otherwise the body's code is read. */
-export function registerUser(body: RegisterUserBody): Promise<PortalApiResult<unknown>> {
-  return post('register-user', body, anyData);
-}
-
-/** spec §7 activate: on 200 the answer has success and data.isAlreadyActivated. */
-export function activateUserAccount(
-  body: ActivateUserAccountBody,
-): Promise<PortalApiResult<ActivateUserAccountAnswer>> {
-  return post('activate-user-account', body, (data) =>
-    isRecord(data) && typeof data.isAlreadyActivated === 'boolean'
-      ? { isAlreadyActivated: data.isAlreadyActivated }
-      : undefined,
-  );
-}
-
-/** spec §7 resend: the answer has success, the same for every e-mail. */
-export function resendActivationEmail(body: ResendActivationBody): Promise<PortalApiResult<unknown>> {
-  return post('resend-account-activation-email', body, anyData);
-}
-
-/** spec §7 reset initiate: 200 is success, the same for every e-mail. */
-export function initiatePasswordReset(body: PasswordResetInitiateBody): Promise<PortalApiResult<unknown>> {
-  return post('password-reset-initiate', body, anyData);
-}
-
-/**
- * spec §7 set new password: on 200 data.redirect_uri is where the browser goes next. A success
- * without one still means the password was saved, so it stays a success (the page then shows its
- * own success page).
- */
-export function setNewPassword(
-  body: PasswordResetSetNewBody,
-): Promise<PortalApiResult<Partial<PasswordResetSetNewAnswer>>> {
-  return post('password-reset-set-new', body, (data) => ({
-    redirect_uri: isRecord(data) && typeof data.redirect_uri === 'string' ? data.redirect_uri : undefined,
-  }));
 }

@@ -1,6 +1,7 @@
 import { Loader } from '@mantine/core';
 import { type ReactNode, Suspense } from 'react';
 import { Redirect, useLocation, useSearch } from 'wouter';
+import { PageErrorBoundary } from '../components/PageErrorBoundary';
 import { NavigationTracker } from './navigation-focus';
 import { pageRedirect } from './page-redirects';
 import { useRouteMessages } from './route-messages';
@@ -30,7 +31,11 @@ function RoutePage({ route }: { route: PageRoute }) {
 function CurrentPage() {
   const [pathname] = useLocation();
   const route = matchPageRoute(pathname);
-  return <RoutePage key={route.path} route={route} />;
+  return (
+    <PageErrorBoundary key={route.path}>
+      <RoutePage route={route} />
+    </PageErrorBoundary>
+  );
 }
 
 /**

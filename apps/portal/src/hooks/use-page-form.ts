@@ -1,11 +1,15 @@
-import type { PortalForm } from '@concierge/contracts';
+import type { PortalCallBody, PortalCallName, PortalForm } from '@concierge/contracts';
+import { callPortal } from '../api/portal-api';
 import { usePostedForm } from '../config/posted-form';
 import { type FieldChecks, usePortalForm, type ValidationKey } from './use-portal-form';
 import { type SubmitOutcome, useSubmit } from './use-submit';
 
-interface PageFormOptions<K extends string> {
-  /** The call with the form's body (contracts' portal-forms.ts builds it from the inputs). */
-  send: (body: Record<string, unknown>) => Promise<SubmitOutcome>;
+interface PageFormOptions<N extends PortalCallName, K extends string> {
+  /**
+   * What the submit does with the form's body (contracts' portal-forms.ts builds it from the
+   * inputs); the form's call unless the page does more around it.
+   */
+  send?: (body: PortalCallBody<N>) => Promise<SubmitOutcome>;
   /** The page's message for a call's error code (spec §8). */
   errorKey: (code: string | undefined) => K;
   /** The page's message from its address (`error`), when the server has not answered a form. */
@@ -16,9 +20,13 @@ interface PageFormOptions<K extends string> {
  * One of the portal's own forms (contracts' portal-forms.ts) on its page: its inputs and checks,
  * and its submit, starting where the server left it when the form was posted without JavaScript.
  */
-export function usePageForm<K extends string>(
-  definition: PortalForm,
-  { send, errorKey, initialError = null }: PageFormOptions<K>,
+export function usePageForm<N extends PortalCallName, K extends string>(
+  definition: PortalForm<N>,
+  {
+    send = (body) => callPortal(definition.call, body),
+    errorKey,
+    initialError = null,
+  }: PageFormOptions<N, K>,
 ) {
   const posted = usePostedForm(definition.page);
   const refused = posted?.status === 'refused' ? posted : undefined;
@@ -40,7 +48,7 @@ export function usePageForm<K extends string>(
   };
 }
 
-function keyedChecks(definition: PortalForm): FieldChecks {
+function keyedChecks<N extends PortalCallName>(definition: PortalForm<N>): FieldChecks {
   return Object.fromEntries(
     Object.entries(definition.checks).map(([name, check]) => [
       name,

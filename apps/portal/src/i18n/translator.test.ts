@@ -21,8 +21,9 @@ describe('createTranslator', () => {
     expect(t('constructor' as MessageKey)).toBe('constructor');
   });
 
-  it('refuses a placeholder without a value rather than show {{title}}', () => {
+  it('refuses a placeholder without a value rather than show {{title}}, and so does the typecheck', () => {
     const { t } = createTranslator('fr', page);
+    // @ts-expect-error the text needs {{title}}: a caller without it does not compile.
     expect(() => t('common.errorTitle', {})).toThrow('{{title}}');
   });
 

@@ -5,6 +5,7 @@ import {
   PASSWORD_MIN_LENGTH,
   type PlaceholderValues,
 } from '@concierge/contracts';
+import type { MessagePlaceholders } from './message-placeholders';
 import type { Messages } from './resources';
 
 /**
@@ -17,7 +18,9 @@ const RULE_PLACEHOLDERS = {
   passwordMaxLength: PASSWORD_MAX_LENGTH,
 } as const satisfies PlaceholderValues;
 
-const RULE_PLACEHOLDER = new RegExp(`\\{\\{\\s*(${Object.keys(RULE_PLACEHOLDERS).join('|')})\\s*\\}\\}`, 'g');
+export const RULE_PLACEHOLDER_NAMES: readonly string[] = Object.keys(RULE_PLACEHOLDERS);
+
+const RULE_PLACEHOLDER = new RegExp(`\\{\\{\\s*(${RULE_PLACEHOLDER_NAMES.join('|')})\\s*\\}\\}`, 'g');
 
 /** Every text's key, as dotted path into the dictionary: 'login.title', 'register.error.default' … */
 export type MessageKey = KeysOf<Messages>;
@@ -25,6 +28,15 @@ export type MessageKey = KeysOf<Messages>;
 type KeysOf<T, Prefix extends string = ''> = {
   [K in keyof T & string]: T[K] extends string ? `${Prefix}${K}` : KeysOf<T[K], `${Prefix}${K}.`>;
 }[keyof T & string];
+
+/**
+ * What a text needs from its caller (message-placeholders.ts, read from the texts): a value for
+ * each of its placeholders, so that a caller who forgets one fails the typecheck instead of the
+ * page's render. A union of keys (a page's error messages) asks for what any of them may need.
+ */
+export type PlaceholderArguments<K extends MessageKey> = K extends keyof MessagePlaceholders
+  ? [values: Readonly<Record<MessagePlaceholders[K], string | number>>]
+  : [values?: PlaceholderValues];
 
 /** A top-level part of the dictionary; a page gets only the parts it uses (and `common`). */
 export type MessageNamespace = Exclude<keyof Messages, 'common'>;
@@ -39,7 +51,7 @@ export interface Translator {
    * The text of a key, its `{{name}}` placeholders filled (the rules' limits always); the key itself
    * if the page lacks it.
    */
-  t(key: MessageKey, values?: PlaceholderValues): string;
+  t<K extends MessageKey>(key: K, ...values: PlaceholderArguments<K>): string;
   has(namespace: MessageNamespace): boolean;
   add(parts: Partial<Messages>): void;
 }
@@ -55,7 +67,7 @@ export function createTranslator(language: Language, messages: Partial<Messages>
   const dictionary: Partial<Messages> = { ...messages };
   return {
     language,
-    t(key, values) {
+    t<K extends MessageKey>(key: K, ...[values]: PlaceholderArguments<K>) {
       const text = lookUp(dictionary, key);
       if (text === undefined) return key;
       const withRules = text.replace(RULE_PLACEHOLDER, (_placeholder, name: keyof typeof RULE_PLACEHOLDERS) =>

@@ -1,9 +1,9 @@
-import { type ActivateUserAccountAnswer, normaliseEmail } from '@concierge/contracts';
+import { normaliseEmail, type PortalCallAnswer } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
 import { hashVerificationId } from '../accounts/verification-id';
 import type { ServerTables } from '../db/schema';
-import { AppError, providerUnreachable } from '../http/errors';
+import { callError, providerUnreachable } from '../http/errors';
 import type { ProviderClient } from '../provider-client/provider-client';
 import { describeResult } from '../provider-client/provider-result';
 
@@ -13,7 +13,8 @@ export interface ActivateDeps {
   log: FastifyBaseLogger;
 }
 
-const INVALID = new AppError(
+const INVALID = callError(
+  'activate-user-account',
   400,
   'email_or_verificationid_invalid',
   'This activation link is invalid or has expired. Please request a new activation e-mail.',
@@ -28,7 +29,7 @@ const INVALID = new AppError(
 export async function activateAccount(
   deps: ActivateDeps,
   input: { email: string; verificationId: string },
-): Promise<ActivateUserAccountAnswer> {
+): Promise<PortalCallAnswer<'activate-user-account'>> {
   const { db, provider, log } = deps;
   const email = normaliseEmail(input.email);
   const verificationHash = hashVerificationId(input.verificationId);
@@ -54,9 +55,10 @@ export async function activateAccount(
         { sub: activation.sub, outcome: describeResult(result) },
         'the provider refused an activation',
       );
-      throw new AppError(
+      throw callError(
+        'activate-user-account',
         502,
-        'activation_failed',
+        'default',
         'The account could not be activated. Please contact support.',
       );
     }

@@ -1,19 +1,65 @@
+import { createHash } from 'node:crypto';
 import { failure } from '@concierge/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isSameSecret } from '../http/api-key';
+import { matchingSecret } from '../http/api-key';
+import type { ServerMetrics } from '../observability/metrics';
 
-/** `Authorization: Bearer <ADMIN_API_TOKEN>`, compared in constant time (http/api-key.ts). */
-export function requireAdminToken(token: string) {
-  return async function checkAdminToken(request: FastifyRequest, reply: FastifyReply) {
-    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(request.headers.authorization ?? '');
-    const isValid = match !== null && isSameSecret(match[1], token);
-    if (!isValid) {
-      return reply
-        .status(401)
-        .header('www-authenticate', 'Bearer realm="concierge-admin"')
-        .send(
-          failure(401, 'unauthorized', 'A valid admin API token is required: Authorization: Bearer <token>.'),
+/** Who made an admin call, as the audit log records it. */
+export interface AdminActor {
+  /** Which token (tokenFingerprint): tells the old from the new one during a rotation. */
+  tokenFingerprint: string;
+  /** The call's X-Request-Id, the reqId of its log line. */
+  requestId: string;
+}
+
+/**
+ * The first 8 hex characters of the token's SHA-256: enough to tell an operator's tokens apart, of no
+ * use for guessing one (the server refuses tokens of fewer than 16 characters outside development).
+ * An operator computes it with `printf %s "$TOKEN" | sha256sum | cut -c1-8`.
+ */
+export function tokenFingerprint(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex').slice(0, 8);
+}
+
+/**
+ * `Authorization: Bearer <token>`, any of ADMIN_API_TOKEN's values (two while it is rotated),
+ * compared in constant time (http/api-key.ts). A refusal is answered 401, logged at warn without the
+ * token, and counted (`concierge_auth_refusals_total{surface="admin"}`); an accepted call's actor is
+ * known to the routes through actorOf.
+ */
+export function adminAuthentication(tokens: readonly string[], metrics: Pick<ServerMetrics, 'authRefusals'>) {
+  const fingerprints = tokens.map(tokenFingerprint);
+  const actors = new WeakMap<FastifyRequest, AdminActor>();
+  return {
+    async check(request: FastifyRequest, reply: FastifyReply) {
+      const header = request.headers.authorization;
+      const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
+      const index = matchingSecret(match?.[1], tokens);
+      if (index === -1) {
+        metrics.authRefusals.inc({ surface: 'admin' });
+        request.log.warn(
+          { surface: 'admin', tokenPresented: header !== undefined },
+          'admin API refused: missing or wrong token',
         );
-    }
+        return reply
+          .status(401)
+          .header('www-authenticate', 'Bearer realm="concierge-admin"')
+          .send(
+            failure(
+              401,
+              'unauthorized',
+              'A valid admin API token is required: Authorization: Bearer <token>.',
+            ),
+          );
+      }
+      actors.set(request, { tokenFingerprint: fingerprints[index]!, requestId: request.id });
+    },
+
+    /** The actor of a call that passed check; routes are reached only through it. */
+    actorOf(request: FastifyRequest): AdminActor {
+      const actor = actors.get(request);
+      if (!actor) throw new Error('an admin route was reached without the token check');
+      return actor;
+    },
   };
 }

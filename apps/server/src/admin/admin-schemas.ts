@@ -1,6 +1,6 @@
 import { LANGUAGES, registerUserBodySchema, SUBDOMAIN_PATTERN } from '@concierge/contracts';
 import { z } from 'zod';
-import type { RegistrationCodeStatus } from '../db/schema';
+import type { AdminAuditAction, AdminAuditOutcome, RegistrationCodeStatus } from '../db/schema';
 
 // The operators' admin API (/api/admin/…): payloads and answers, shared by the routes and the CLI.
 // They live in apps/server because nothing else speaks this API.
@@ -46,6 +46,15 @@ export const listInvitationsQuerySchema = z.object({ tenant: tenant.optional(), 
 
 export const invitationParamsSchema = z.object({ id: uuid });
 
+export const MAX_AUDIT_ENTRIES_PER_PAGE = 1000;
+
+/** Newest first; `before` is the `next` of the page before (the entries older than that id). */
+export const listAuditQuerySchema = z.object({
+  tenant: tenant.optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_AUDIT_ENTRIES_PER_PAGE).default(100),
+  before: z.coerce.number().int().min(1).optional(),
+});
+
 /** The account by its e-mail, normalised as the lock keeps it (trimmed, lower-cased). */
 export const unlockAccountBodySchema = z.strictObject({ email: registerUserBodySchema.shape.email });
 
@@ -88,4 +97,28 @@ export interface AdminList<T> {
   items: T[];
   /** How many match the filter in all; items holds at most `limit` of them from `offset`. */
   total: number;
+}
+
+/** One change made through the admin API (GET /audit), as admin/audit-log.ts records it. */
+export interface AdminAuditEntry {
+  id: number;
+  at: string;
+  /** The first 8 hex of SHA-256 of the admin token the call came with. */
+  token: string;
+  /** The call's X-Request-Id: its line in the request log. */
+  requestId: string;
+  action: AdminAuditAction;
+  tenant: string | null;
+  /** The code, the invitation id or the account's e-mail; null for codes.create. */
+  target: string | null;
+  /** How many codes codes.create made. */
+  amount: number | null;
+  outcome: AdminAuditOutcome;
+}
+
+export interface AdminAuditPage {
+  /** Newest first. */
+  entries: AdminAuditEntry[];
+  /** `before` for the next, older page; null when there is none. */
+  next: number | null;
 }

@@ -3,7 +3,9 @@ import type { Kysely, Selectable } from '@concierge/database';
 import type { RegistrationCodeStatus, RegistrationCodesTable, ServerTables } from '../db/schema';
 import { AppError } from '../http/errors';
 import { registerLink } from '../mail/links';
+import type { AdminActor } from './admin-auth';
 import type { AdminCode, AdminList } from './admin-schemas';
+import { recordAdminChange } from './audit-log';
 
 // PostgreSQL takes at most 65535 parameters per statement: 3 per row, well under that per chunk.
 const INSERT_CHUNK = 1000;
@@ -22,10 +24,11 @@ export function toAdminCode(row: Selectable<RegistrationCodesTable>, portalUrl: 
   };
 }
 
-/** New unused codes for one tenant, all or none (one transaction). */
+/** New unused codes for one tenant and their audit row, all or none (one transaction). */
 export async function createRegistrationCodes(
   db: Kysely<ServerTables>,
   input: { tenant: string; count: number },
+  actor: AdminActor,
 ): Promise<Selectable<RegistrationCodesTable>[]> {
   const createdAt = new Date();
   const rows = Array.from({ length: input.count }, () => ({
@@ -45,6 +48,13 @@ export async function createRegistrationCodes(
           .execute()),
       );
     }
+    await recordAdminChange(trx, actor, {
+      action: 'codes.create',
+      tenant: input.tenant,
+      target: null,
+      amount: created.length,
+      outcome: 'changed',
+    });
     return created;
   });
 }
@@ -71,10 +81,12 @@ export async function listRegistrationCodes(
 /**
  * unused → revoked; a code already revoked stays so (revoking twice is no error). A pending or used
  * code belongs to a registration and cannot be revoked. An open invitation of the code goes too.
+ * Audited in the same transaction, a repeat as unchanged.
  */
 export async function revokeRegistrationCode(
   db: Kysely<ServerTables>,
   code: string,
+  actor: AdminActor,
 ): Promise<Selectable<RegistrationCodesTable>> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
@@ -84,7 +96,12 @@ export async function revokeRegistrationCode(
       .forUpdate()
       .executeTakeFirst();
     if (!row) throw new AppError(404, 'code_not_found', 'No registration code like this exists.');
-    if (row.status === 'revoked') return row;
+    const audit = (outcome: 'changed' | 'unchanged') =>
+      recordAdminChange(trx, actor, { action: 'code.revoke', tenant: row.tenant, target: code, outcome });
+    if (row.status === 'revoked') {
+      await audit('unchanged');
+      return row;
+    }
     if (row.status !== 'unused') {
       throw new AppError(
         409,
@@ -99,6 +116,7 @@ export async function revokeRegistrationCode(
       .where('code', '=', code)
       .where('revoked_at', 'is', null)
       .execute();
+    await audit('changed');
     return trx
       .updateTable('registration_codes')
       .set({ status: 'revoked', revoked_at: now })

@@ -10,7 +10,9 @@ import { invitationLink } from '../mail/links';
 import { mailBrand } from '../mail/mail-brand';
 import { enqueueMail } from '../outbox/mail-outbox';
 import type { TenantRegistry } from '../tenants/tenant-registry';
+import type { AdminActor } from './admin-auth';
 import type { AdminInvitation, AdminList } from './admin-schemas';
+import { recordAdminChange } from './audit-log';
 
 export interface InvitationDeps {
   db: Kysely<ServerTables>;
@@ -30,12 +32,14 @@ const invitationColumns = [
 ] as const;
 
 /**
- * A new code bound to one e-mail, the invitation, and its e-mail in the outbox — one transaction.
- * An address that already holds a registration gets none: it would only lead to an error page.
+ * A new code bound to one e-mail, the invitation, its e-mail in the outbox and its audit row — one
+ * transaction. An address that already holds a registration gets none: it would only lead to an
+ * error page.
  */
 export async function createInvitation(
   deps: InvitationDeps,
   input: { tenant: string; email: string; language?: Language },
+  actor: AdminActor,
 ): Promise<AdminInvitation> {
   const { db, registry, config } = deps;
   const entry = registry.bySubdomain(input.tenant);
@@ -72,6 +76,12 @@ export async function createInvitation(
         link,
       }),
     );
+    await recordAdminChange(trx, actor, {
+      action: 'invitation.create',
+      tenant: entry.subdomain,
+      target: id,
+      outcome: 'changed',
+    });
   });
   return {
     id,
@@ -107,18 +117,20 @@ export async function listInvitations(
 }
 
 /**
- * Withdraws an invitation and its code (if still unused), in one transaction; withdrawing twice is no
- * error. Once somebody registered with it, there is nothing left to withdraw.
+ * Withdraws an invitation and its code (if still unused), with its audit row, in one transaction;
+ * withdrawing twice is no error (audited as unchanged). Once somebody registered with it, there is
+ * nothing left to withdraw.
  */
 export async function revokeInvitation(
   deps: Omit<InvitationDeps, 'registry'>,
   id: string,
+  actor: AdminActor,
 ): Promise<AdminInvitation> {
   const { db, config } = deps;
   return db.transaction().execute(async (trx) => {
     const invitation = await trx
       .selectFrom('invitations')
-      .select(['id', 'code', 'revoked_at'])
+      .select(['id', 'tenant', 'code', 'revoked_at'])
       .where('id', '=', id)
       .forUpdate()
       .executeTakeFirst();
@@ -146,6 +158,12 @@ export async function revokeInvitation(
         .where('status', '=', 'unused')
         .execute();
     }
+    await recordAdminChange(trx, actor, {
+      action: 'invitation.revoke',
+      tenant: invitation.tenant,
+      target: id,
+      outcome: invitation.revoked_at ? 'unchanged' : 'changed',
+    });
     const row = await trx
       .selectFrom('invitations')
       .innerJoin('registration_codes', 'registration_codes.code', 'invitations.code')

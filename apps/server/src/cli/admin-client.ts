@@ -21,6 +21,10 @@ export class AdminClient {
     this.#baseUrl = url.origin;
     const token = env.ADMIN_API_TOKEN || (LOCAL_HOSTS.has(url.hostname) ? DEV_ADMIN_API_TOKEN : undefined);
     if (!token) throw new CliError(`Set ADMIN_API_TOKEN to the admin API token of ${url.origin}.`, 2);
+    // The server's variable holds two during a rotation; copied here as it is, it would be refused.
+    if (token.includes(',')) {
+      throw new CliError('ADMIN_API_TOKEN holds a list; give the CLI one token of it.', 2);
+    }
     this.#token = token;
   }
 

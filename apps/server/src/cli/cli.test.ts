@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,6 +126,21 @@ describe('the admin CLI', () => {
     expect(listed.stdout).toContain(codes[1]);
     expect(listed.stdout).not.toContain(codes[0]);
     expect(listed.stderr).toContain('1 of 1 codes.');
+
+    // The audit log of those changes, newest first, a page at a time.
+    const token = createHash('sha256').update('concierge-dev-admin-token').digest('hex').slice(0, 8);
+    const newest = await cli(['audit', 'list', '--tenant', 'alpenblick', '--limit', '1']);
+    expect(newest.code).toBe(0);
+    const [header, row, ...more] = newest.stdout.trimEnd().split('\n');
+    expect(header).toMatch(/^ID\s+TIME\s+TOKEN\s+ACTION\s+TENANT\s+TARGET\s+OUTCOME\s+REQUEST$/);
+    expect(row).toMatch(
+      new RegExp(`^\\d+\\s+\\S+\\s+${token}\\s+code\\.revoke\\s+alpenblick\\s+${codes[0]}\\s+changed\\s`),
+    );
+    expect(more).toEqual([]);
+    const before = /older ones with --before (\d+)\./.exec(newest.stderr)?.[1];
+    const older = await cli(['audit', 'list', '--tenant', 'alpenblick', '--before', String(before)]);
+    expect(older.stdout).toMatch(/codes\.create\s+alpenblick\s+2 codes\s+changed/);
+    expect(older.stderr).toContain('Listed 1; no older ones.');
   });
 
   it('creates, lists and withdraws invitations', async () => {
@@ -245,6 +261,7 @@ describe('the admin CLI', () => {
       ['codes', 'list', '--colour'],
       ['invitations', 'create', '--tenant', 'demo'],
       ['accounts', 'unlock'],
+      ['audit', 'list', '--before', 'yesterday'],
     ]) {
       const run = await cli(args);
       expect(run.code, args.join(' ')).toBe(2);
@@ -253,5 +270,11 @@ describe('the admin CLI', () => {
     const remote = await cli(['codes', 'list'], { CONCIERGE_URL: 'https://login.example.ch' });
     expect(remote.code).toBe(2);
     expect(remote.stderr).toContain('Set ADMIN_API_TOKEN');
+    // The server's list during a rotation, copied as it is: the CLI sends one token.
+    const list = await cli(['codes', 'list'], {
+      ADMIN_API_TOKEN: 'old-admin-token-12345,new-admin-token-12345',
+    });
+    expect(list.code).toBe(2);
+    expect(list.stderr).toContain('give the CLI one token');
   });
 });

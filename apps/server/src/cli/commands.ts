@@ -1,5 +1,10 @@
 import { access, writeFile } from 'node:fs/promises';
-import type { AdminCode, AdminInvitation, AdminUnlockedAccount } from '../admin/admin-schemas';
+import type {
+  AdminAuditPage,
+  AdminCode,
+  AdminInvitation,
+  AdminUnlockedAccount,
+} from '../admin/admin-schemas';
 import type { AdminClient } from './admin-client';
 import { CliError } from './cli-error';
 import { toCsv } from './csv';
@@ -138,6 +143,37 @@ export async function unlockAccount(
       ? `Unlocked ${account.email} (${account.wasLocked ? 'it was locked' : 'it was not locked'}; ` +
           `${account.failedSignInsCleared} failed sign-ins cleared). The tenant signs in with their password.`
       : `${account.email} was not locked and had no failed sign-ins; nothing to do.`,
+  );
+}
+
+export async function listAudit(
+  client: AdminClient,
+  output: CliOutput,
+  options: { tenant?: string; limit?: number; before?: number },
+): Promise<void> {
+  const { entries, next } = await client.call<AdminAuditPage>(
+    'GET',
+    `/audit${query({ tenant: options.tenant, limit: options.limit, before: options.before })}`,
+  );
+  output.out(
+    table(
+      ['ID', 'TIME', 'TOKEN', 'ACTION', 'TENANT', 'TARGET', 'OUTCOME', 'REQUEST'],
+      entries.map((entry) => [
+        String(entry.id),
+        entry.at,
+        entry.token,
+        entry.action,
+        entry.tenant ?? '',
+        entry.amount === null ? (entry.target ?? '') : `${entry.amount} codes`,
+        entry.outcome,
+        entry.requestId,
+      ]),
+    ),
+  );
+  output.info(
+    next === null
+      ? `Listed ${entries.length}; no older ones.`
+      : `Listed ${entries.length}; older ones with --before ${next}.`,
   );
 }
 

@@ -15,6 +15,7 @@ const OPTIONS = {
   language: { type: 'string' },
   limit: { type: 'string' },
   offset: { type: 'string' },
+  before: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -75,6 +76,14 @@ export async function runCli(
         break;
       case 'invitations revoke':
         await commands.revokeInvitation(client(), output, single(rest, 'ID'));
+        break;
+      case 'audit list':
+        noMore(rest);
+        await commands.listAudit(client(), output, {
+          tenant: values.tenant,
+          limit: list.limit,
+          before: integer(values.before, '--before'),
+        });
         break;
       case 'accounts unlock':
         noMore(rest);

@@ -1,4 +1,4 @@
-export const USAGE = `Concierge admin: registration codes, invitations and locked accounts.
+export const USAGE = `Concierge admin: registration codes, invitations, locked accounts and the audit log.
 
 Usage: npm run admin --workspace @concierge/server -- <command> [options]
 
@@ -19,13 +19,18 @@ Commands:
       Unlocks the account of E as a password reset would, without a new password: its failed
       sign-ins no longer count, and Concierge's lock and the provider's block are lifted. A block
       set in the provider's own admin stays. Unlocking an account that is not locked changes nothing.
+  audit list [--tenant T] [--limit N] [--before ID]
+      Lists the changes made through the admin API, newest first (100 unless --limit says
+      otherwise, at most 1000): when, which token (its fingerprint), what, and the outcome.
+      --before ID continues with the entries older than ID, as the last line says.
 
 Options:
   --help        Shows this text.
 
 Environment:
   CONCIERGE_URL     The server (default http://localhost:8080).
-  ADMIN_API_TOKEN   The server's admin API token. Needed unless CONCIERGE_URL is this machine,
+  ADMIN_API_TOKEN   One of the server's admin API tokens (the server takes two while one is
+                    rotated; the CLI sends one). Needed unless CONCIERGE_URL is this machine,
                     where the development token is the default.
 
 Exit codes: 0 done, 1 the server refused or could not be reached, 2 wrong usage.

@@ -278,4 +278,29 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('failed_login_counters').execute();
     },
   },
+  '0500_admin_audit': {
+    async up(db) {
+      // One row per change made through the admin API, written in the change's own transaction
+      // (admin/audit-log.ts). The identity orders the rows and is the listing's page cursor. No
+      // check on `action`: a later release's new action then needs no migration.
+      await db.schema
+        .createTable('admin_audit')
+        .addColumn('id', 'bigint', (column) => column.generatedAlwaysAsIdentity().primaryKey())
+        .addColumn('at', 'timestamptz', (column) => column.notNull())
+        .addColumn('token_fingerprint', 'text', (column) => column.notNull())
+        .addColumn('request_id', 'text', (column) => column.notNull())
+        .addColumn('action', 'text', (column) => column.notNull())
+        .addColumn('tenant', 'text')
+        .addColumn('target', 'text')
+        .addColumn('amount', 'integer')
+        .addColumn('outcome', 'text', (column) => column.notNull())
+        .execute();
+      await db.schema
+        .createIndex('admin_audit_tenant_id')
+        .on('admin_audit')
+        .columns(['tenant', 'id'])
+        .execute();
+      await db.schema.createIndex('admin_audit_at').on('admin_audit').column('at').execute();
+    },
+  },
 };

@@ -127,6 +127,36 @@ export interface SignInRequestsTable {
   created_at: Date;
 }
 
+/** What an admin API call changed (admin/audit-log.ts). */
+export type AdminAuditAction =
+  | 'codes.create'
+  | 'code.revoke'
+  | 'invitation.create'
+  | 'invitation.revoke'
+  | 'account.unlock';
+
+/** changed; or unchanged: a repeat that found it done already (revoked, not locked). */
+export type AdminAuditOutcome = 'changed' | 'unchanged';
+
+/** One change made through the admin API, in the transaction of the change itself. */
+export interface AdminAuditTable {
+  /** A bigint identity, in the order of insertion (pg reads int8 as text). */
+  id: Generated<string>;
+  at: Date;
+  /** Which admin token: the first 8 hex of its SHA-256, never the token. */
+  token_fingerprint: string;
+  /** The call's X-Request-Id, the reqId of its log line. */
+  request_id: string;
+  action: AdminAuditAction;
+  /** The tenant's subdomain; null for an account (unlock), which belongs to no one tenant. */
+  tenant: string | null;
+  /** The code, the invitation id, or the account's normalised e-mail; null for codes.create. */
+  target: string | null;
+  /** How many codes codes.create made; null for the other actions. */
+  amount: number | null;
+  outcome: AdminAuditOutcome;
+}
+
 export interface ServerTables {
   rate_limits: RateLimitsTable;
   registration_codes: RegistrationCodesTable;
@@ -138,4 +168,5 @@ export interface ServerTables {
   account_protection: AccountProtectionTable;
   account_failures: AccountFailuresTable;
   sign_in_requests: SignInRequestsTable;
+  admin_audit: AdminAuditTable;
 }

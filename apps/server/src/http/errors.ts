@@ -1,10 +1,36 @@
 import { randomUUID } from 'node:crypto';
-import { failure, PROVIDER_UNREACHABLE, SERVICE_UNAVAILABLE } from '@concierge/contracts';
+import {
+  failure,
+  type PortalCallCode,
+  type PortalCallName,
+  type PortalErrorCode,
+  PROVIDER_UNREACHABLE,
+  SERVICE_UNAVAILABLE,
+} from '@concierge/contracts';
 import { isDatabaseUnavailable, loggableError } from '@concierge/database';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 
+/** The admin API's own codes (routes/admin.ts): read by operators and the CLI, not by the portal. */
+export type AdminErrorCode =
+  | 'unknown_tenant'
+  | 'code_not_found'
+  | 'code_not_revocable'
+  | 'invitation_not_found'
+  | 'invitation_already_used'
+  | 'email_already_registered_db'
+  | 'quota_exceeded'
+  | 'account_not_found'
+  | 'locked_by_provider';
+
 /**
- * An error with a code from the spec's catalogue, answered as the cidaas-style envelope; with
+ * Every code the server answers with: a portal call's — each with a message on its page (contracts'
+ * PORTAL_CALLS); a code the portal cannot translate fails the typecheck — the admin API's, and the
+ * HTTP layer's own for input no call accepts.
+ */
+export type ServerErrorCode = PortalErrorCode | AdminErrorCode | 'invalid_request' | 'too_many_requests';
+
+/**
+ * An error with a code from the catalogue, answered as the cidaas-style envelope; with
  * `retryAfterSeconds` also a `Retry-After` header (a 429 says how long its limit holds).
  */
 export class AppError extends Error {
@@ -12,13 +38,26 @@ export class AppError extends Error {
 
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ServerErrorCode,
     message: string,
     options: { retryAfterSeconds?: number } = {},
   ) {
     super(message);
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
+}
+
+/**
+ * A refusal of one portal call: its code must be one that call's page has a message for (contracts'
+ * PORTAL_CALLS), so the typecheck fails for a code the tenant would see only as a general error.
+ */
+export function callError<N extends PortalCallName>(
+  _call: N,
+  status: number,
+  code: PortalCallCode<N>,
+  message: string,
+): AppError {
+  return new AppError(status, code, message);
 }
 
 /**
@@ -47,20 +86,35 @@ export const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
 
 export interface ErrorHandlerOptions {
   /**
-   * The page for a browser whose page could not be rendered because the database is away; without
-   * one (or for any other request) the answer is the JSON envelope.
+   * The page for a browser whose page could not be rendered: the database is away (503), or the
+   * rendering failed (500, with its reference number). Without one (or for any other request) the
+   * answer is the JSON envelope.
    */
-  unavailablePage?: { wanted(request: FastifyRequest): boolean; render(request: FastifyRequest): string };
+  errorPage?: {
+    wanted(request: FastifyRequest): boolean;
+    render(request: FastifyRequest, kind: 'unavailable' | 'failed', referenceNumber?: string): string;
+  };
 }
 
 /**
  * One error handler: AppErrors and Fastify's own 4xx (bad JSON, wrong content type, too large) keep
  * their status and say what was wrong; a database that cannot be reached is 503 "try again later"
- * (`service_unavailable`, or the unavailable page for a browser), logged as a warning, since
- * nothing is wrong with this instance or the request; anything else is logged with a reference id
- * and answered with a generic message carrying the same id.
+ * (`service_unavailable`, or the branded page for a browser), logged as a warning, since nothing is
+ * wrong with this instance or the request; anything else is logged with a reference id and answered
+ * with a generic message carrying the same id (a browser asking for a page: the branded page).
  */
 export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions = {}) {
+  /** The branded page, for a browser that asked for one; none if even that cannot be made. */
+  function pageFor(request: FastifyRequest, kind: 'unavailable' | 'failed', referenceNumber?: string) {
+    if (!options.errorPage?.wanted(request)) return undefined;
+    try {
+      return options.errorPage.render(request, kind, referenceNumber);
+    } catch (error) {
+      request.log.error({ err: loggableError(error) }, 'the error page could not be made either');
+      return undefined;
+    }
+  }
+
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (error.retryAfterSeconds !== undefined) {
@@ -74,10 +128,8 @@ export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerO
         .status(503)
         .header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS))
         .header('cache-control', 'no-store');
-      const page = options.unavailablePage;
-      if (page?.wanted(request)) {
-        return reply.header('content-type', 'text/html; charset=utf-8').send(page.render(request));
-      }
+      const page = pageFor(request, 'unavailable');
+      if (page) return reply.header('content-type', 'text/html; charset=utf-8').send(page);
       return reply.send(
         failure(503, SERVICE_UNAVAILABLE, 'The service is unavailable for a moment. Try again later.'),
       );
@@ -89,6 +141,14 @@ export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerO
     const referenceNumber = randomUUID();
     // A database error quotes row values (e-mails, tokens): its SQLSTATE and this number must do.
     request.log.error({ err: loggableError(error), referenceNumber }, 'unhandled error');
+    const page = pageFor(request, 'failed', referenceNumber);
+    if (page) {
+      return reply
+        .status(500)
+        .header('cache-control', 'no-store')
+        .header('content-type', 'text/html; charset=utf-8')
+        .send(page);
+    }
     const body = failure(500, 'internal_error', 'An unexpected error occurred.');
     if (!body.success) body.error.referenceNumber = referenceNumber;
     return reply.status(500).send(body);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AppError } from './errors';
+import { AppError, type ServerErrorCode } from './errors';
 
 /**
  * ARCHITECTURE §6: input is parsed by a contracts schema at the boundary; what does not fit is a 400
@@ -8,7 +8,7 @@ import { AppError } from './errors';
 export function parseInput<S extends z.ZodType>(
   schema: S,
   input: unknown,
-  code = 'invalid_request',
+  code: ServerErrorCode = 'invalid_request',
 ): z.output<S> {
   const parsed = schema.safeParse(input ?? {});
   if (parsed.success) return parsed.data;

@@ -128,7 +128,7 @@ describe('unsafe text in the account API', () => {
         payload: JSON.stringify(event),
       });
     expect((await send({})).statusCode).toBe(401);
-    const keyed = await send({ [server.config.webhook.header]: server.config.webhook.apiKey });
+    const keyed = await send({ [server.config.webhook.header]: server.config.webhook.apiKeys[0]! });
     expect(keyed.statusCode).toBe(400);
   });
 });

@@ -130,7 +130,7 @@ describe('the logs of the server and the embedded provider', () => {
       encodeURIComponent(email),
       WEBHOOK_KEY,
       TEST_ADMIN_CLIENT.clientSecret,
-      server.config.adminApiToken ?? '',
+      ...server.config.adminApiTokens,
       ...FORM_SECRETS,
       SMTP_PASSWORD,
       DATABASE_PASSWORD,
@@ -220,7 +220,7 @@ describe('the logs of the server and the embedded provider', () => {
     const revocable = await insertCode(server.db);
     secrets.push(revocable);
     const admin = {
-      authorization: `Bearer ${server.config.adminApiToken}`,
+      authorization: `Bearer ${server.config.adminApiTokens[0]}`,
       'content-type': 'application/json',
     };
     expect(
@@ -284,9 +284,9 @@ describe('the logs of the server and the embedded provider', () => {
       config: {
         portalUrl: PORTAL,
         providerAdmin: { clientId: server.config.providerAdmin.clientId, clientSecret: '***' },
-        webhook: { apiKey: '***' },
+        webhook: { apiKeys: ['***'] },
         formSecrets: ['***', '***'],
-        adminApiToken: '***',
+        adminApiTokens: ['***'],
         mail: { smtpUrl: 'smtps://mailer:***@relay.test:465' },
         databaseUrl: 'postgres://concierge:***@db.test:5432/concierge?sslpassword=***',
         sentMailRetentionDays: 7,

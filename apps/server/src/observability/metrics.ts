@@ -9,6 +9,8 @@ import type { BuildInfo } from './build-info';
 const LAG_BUCKETS = [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600];
 const BREAKER_STATES: Record<BreakerState, number> = { closed: 0, open: 1, half_open: 2 };
 const LOCK_STATES = ['requested', 'locked'] as const;
+/** Where a caller proves itself with a shared secret: the provider's webhooks, the admin API. */
+export const AUTH_SURFACES = ['webhook', 'admin'] as const;
 
 /**
  * The server's Prometheus metrics (docs/operations.md, "Metrics"): what every app has (AppMetrics:
@@ -87,9 +89,10 @@ export class ServerMetrics extends AppMetrics {
     registers: [this.registry],
   });
 
-  readonly webhookRefused = new Counter({
-    name: 'concierge_webhook_refused_total',
-    help: 'Provider webhooks refused for a missing or wrong API key',
+  readonly authRefusals = new Counter({
+    name: 'concierge_auth_refusals_total',
+    help: 'Calls refused (401) for a missing or wrong secret, by surface: webhook (API key), admin (admin API token)',
+    labelNames: ['surface'] as const,
     registers: [this.registry],
   });
 
@@ -102,6 +105,8 @@ export class ServerMetrics extends AppMetrics {
 
   constructor() {
     super('concierge');
+    // Both series from the start at 0: an alert on increase() sees the first refusal too.
+    for (const surface of AUTH_SURFACES) this.authRefusals.inc({ surface }, 0);
   }
 
   /** The one series of concierge_build_info: a rollout shows as instances moving from one to the next. */

@@ -2,7 +2,7 @@ import { normaliseEmail } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerTables } from '../db/schema';
-import { AppError, providerUnreachable } from '../http/errors';
+import { callError, providerUnreachable } from '../http/errors';
 import { consumeRateLimit } from '../http/rate-limit';
 import { INVALID_REQUEST_ID } from '../provider-client/cidaas-codes';
 import type { ProviderClient } from '../provider-client/provider-client';
@@ -73,4 +73,9 @@ export async function initiatePasswordReset(
 
 /** A fresh request id could not be had either: the tenant's client at the provider is the problem. */
 const clientRefused = () =>
-  new AppError(503, 'default', 'The password reset cannot be started right now. Please try again.');
+  callError(
+    'password-reset-initiate',
+    503,
+    'default',
+    'The password reset cannot be started right now. Please try again.',
+  );

@@ -1,5 +1,5 @@
 import { unlockAfterReset } from '../accounts/protection/reset-unlock';
-import { AppError, providerUnreachable } from '../http/errors';
+import { callError, providerUnreachable } from '../http/errors';
 import { INVALID_RESET_LINK, PASSWORD_MISMATCH, PASSWORD_POLICY } from '../provider-client/cidaas-codes';
 import type { ResetAcceptance } from '../provider-client/password-reset';
 import { describeResult, isRefusedWith } from '../provider-client/provider-result';
@@ -46,16 +46,31 @@ async function acceptNewPassword(deps: ResetDependencies, input: ResetAcceptance
     );
   }
   if (isRefusedWith(result, INVALID_RESET_LINK)) {
-    throw new AppError(400, 'link_invalid', 'The reset link is invalid, used or expired.');
+    throw callError(
+      'password-reset-set-new',
+      400,
+      'link_invalid',
+      'The reset link is invalid, used or expired.',
+    );
   }
   if (isRefusedWith(result, PASSWORD_MISMATCH)) {
-    throw new AppError(400, 'password_mismatch', 'New password and password confirmation do not match.');
+    throw callError(
+      'password-reset-set-new',
+      400,
+      'password_mismatch',
+      'New password and password confirmation do not match.',
+    );
   }
   if (isRefusedWith(result, PASSWORD_POLICY)) {
-    throw new AppError(400, 'password_too_weak', 'The password does not meet the password rules.');
+    throw callError(
+      'password-reset-set-new',
+      400,
+      'password_too_weak',
+      'The password does not meet the password rules.',
+    );
   }
   deps.log.warn({ outcome: describeResult(result) }, 'the provider refused a reset accept');
-  throw new AppError(400, 'default', 'The new password could not be set.');
+  throw callError('password-reset-set-new', 400, 'default', 'The new password could not be set.');
 }
 
 /**
@@ -66,7 +81,8 @@ async function acceptNewPassword(deps: ResetDependencies, input: ResetAcceptance
 async function unlock(deps: ResetDependencies, email: string | undefined): Promise<void> {
   const couldNotUnlock = (reason: string) => {
     deps.log.error({ reason }, 'password reset: the account could not be unlocked');
-    return new AppError(
+    return callError(
+      'password-reset-set-new',
       502,
       'could_not_unlock_user',
       'The password was changed, but the account could not be unlocked.',

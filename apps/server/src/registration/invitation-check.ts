@@ -1,13 +1,14 @@
 import type { Kysely } from '@concierge/database';
 import type { ServerTables } from '../db/schema';
-import { AppError } from '../http/errors';
+import { callError } from '../http/errors';
 
-const MISMATCH = new AppError(
+const MISMATCH = callError(
+  'register-user',
   400,
   'invitation_mismatch',
   'This invitation does not match the e-mail address and registration code.',
 );
-const WITHDRAWN = new AppError(400, 'invitation_withdrawn', 'This invitation was withdrawn.');
+const WITHDRAWN = callError('register-user', 400, 'invitation_withdrawn', 'This invitation was withdrawn.');
 
 /**
  * An invitation binds one code to one e-mail. With invite_id it must exist, be open and name this

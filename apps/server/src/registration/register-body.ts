@@ -1,6 +1,6 @@
 import { registerUserBodySchema } from '@concierge/contracts';
 import type { z } from 'zod';
-import { AppError } from '../http/errors';
+import { callError } from '../http/errors';
 
 /**
  * register-user's body through the contracts schema. A bad registration code gets the spec's own
@@ -17,13 +17,24 @@ export function parseRegisterBody(body: unknown): z.output<typeof registerUserBo
         ? (body as Record<string, unknown>).registrationcode
         : undefined;
     if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
-      throw new AppError(400, 'registrationCodeRequired', 'Please enter your registration code.');
+      throw callError(
+        'register-user',
+        400,
+        'registrationCodeRequired',
+        'Please enter your registration code.',
+      );
     }
-    throw new AppError(
+    throw callError(
+      'register-user',
       400,
       'registrationCodeInvalidFormat',
       'The registration code must be a version-4 UUID.',
     );
   }
-  throw new AppError(400, 'missing_request_property', `Invalid or missing: ${fields.join(', ')}`);
+  throw callError(
+    'register-user',
+    400,
+    'missing_request_property',
+    `Invalid or missing: ${fields.join(', ')}`,
+  );
 }

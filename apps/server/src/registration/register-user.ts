@@ -1,4 +1,4 @@
-import { isStrongPassword, type Language, type RegisterUserAnswer } from '@concierge/contracts';
+import { isStrongPassword, type Language } from '@concierge/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   claimRegistrationCode,
@@ -7,7 +7,7 @@ import {
   type RegistrationCodeRow,
   releaseRegistrationCode,
 } from '../accounts/registration-codes';
-import { AppError, providerUnreachable, tooManyRequests } from '../http/errors';
+import { type AppError, callError, providerUnreachable, tooManyRequests } from '../http/errors';
 import { takeRateLimit } from '../http/rate-limit';
 import type { ProviderClient } from '../provider-client/provider-client';
 import { describeResult } from '../provider-client/provider-result';
@@ -39,11 +39,19 @@ export interface RegisterUserInput {
 // The provider may have created the identity: the reconciler settles it once the provider answers
 // and the activation e-mail follows, so the person is told to wait for it (not for how long: that
 // depends on the provider), not that it failed.
-const UNKNOWN_OUTCOME = new AppError(
+const UNKNOWN_OUTCOME = callError(
+  'register-user',
   503,
   'registration_pending',
   'The registration is being completed. The activation e-mail follows once it is.',
 );
+
+/** What the register call answers (spec §7: the portal reads only `success`). */
+export interface RegisteredUser {
+  sub: string;
+  /** The activation e-mail went into the outbox. */
+  activationMailQueued: boolean;
+}
 
 /**
  * ARCHITECTURE "Registration": check, claim the code (unused → pending), register the user at the
@@ -53,9 +61,10 @@ const UNKNOWN_OUTCOME = new AppError(
 export async function registerUser(
   deps: RegisterUserDeps,
   input: RegisterUserInput,
-): Promise<RegisterUserAnswer> {
+): Promise<RegisteredUser> {
   const { db, provider, log } = deps;
-  if (!isStrongPassword(input.password)) throw new AppError(400, 'registration_error', PASSWORD_RULE_MESSAGE);
+  if (!isStrongPassword(input.password))
+    throw callError('register-user', 400, 'registration_error', PASSWORD_RULE_MESSAGE);
 
   const code = await findRegistrationCode(db, input.code);
   // Another tenant's code reads as unknown: a tenant learns nothing about other tenants' codes.
@@ -92,7 +101,8 @@ export async function registerUser(
     case 'refused':
       await releaseRegistrationCode(db, { code: input.code, email: input.email });
       log.warn({ reason: registration.reason }, 'the provider refused a registration');
-      throw new AppError(
+      throw callError(
+        'register-user',
         400,
         'errorCreatingNewUser',
         'The account could not be created. Please try again or contact support.',
@@ -103,7 +113,8 @@ export async function registerUser(
       if (registration.isUnreachable) {
         throw providerUnreachable('The identity provider cannot be reached. Please try again later.');
       }
-      throw new AppError(
+      throw callError(
+        'register-user',
         503,
         'registration_error',
         'The account cannot be created right now. Please try again later.',
@@ -116,7 +127,8 @@ export async function registerUser(
         { reason: registration.reason },
         'the provider requires a registration field the portal does not ask for',
       );
-      throw new AppError(
+      throw callError(
+        'register-user',
         400,
         'registration_error',
         'The account could not be created. Please contact your property manager.',
@@ -164,7 +176,8 @@ async function ensureUnknownToProvider(deps: RegisterUserDeps, email: string, co
   if (user.kind === 'unknown') {
     throw providerUnreachable('The identity provider cannot be reached. Please try again later.');
   }
-  throw new AppError(
+  throw callError(
+    'register-user',
     502,
     'registration_error',
     'The account cannot be created right now. Please try again later.',
@@ -174,12 +187,23 @@ async function ensureUnknownToProvider(deps: RegisterUserDeps, email: string, co
 /** spec §8: what a code that cannot be used is called. */
 function codeRefusal(code: RegistrationCodeRow | undefined): AppError {
   if (!code) {
-    return new AppError(400, 'registrationcode_does_not_exists', 'This registration code does not exist.');
+    return callError(
+      'register-user',
+      400,
+      'registrationcode_does_not_exists',
+      'This registration code does not exist.',
+    );
   }
   if (code.status === 'revoked') {
-    return new AppError(400, 'registrationCodeInvalid', 'This registration code is no longer valid.');
+    return callError(
+      'register-user',
+      400,
+      'registrationCodeInvalid',
+      'This registration code is no longer valid.',
+    );
   }
-  return new AppError(
+  return callError(
+    'register-user',
     409,
     'registration_code_already_registered_db',
     'This registration code has already been used.',
@@ -206,7 +230,12 @@ function emailRegisteredHere(db: RegisterUserDeps['db'], code: string): Promise<
   return emailRegistered(
     db,
     code,
-    new AppError(409, 'email_already_registered_db', 'This e-mail address is already registered.'),
+    callError(
+      'register-user',
+      409,
+      'email_already_registered_db',
+      'This e-mail address is already registered.',
+    ),
   );
 }
 
@@ -214,7 +243,8 @@ function emailRegisteredAtProvider(db: RegisterUserDeps['db'], code: string): Pr
   return emailRegistered(
     db,
     code,
-    new AppError(
+    callError(
+      'register-user',
       409,
       'email_already_registered_identity_provider',
       'This e-mail address is already registered.',

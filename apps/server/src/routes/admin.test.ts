@@ -1,14 +1,23 @@
+import { createHash } from 'node:crypto';
+import { sql } from '@concierge/database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminAuditEntry } from '../admin/admin-schemas';
 import { loadConfig } from '../config';
-import { codeRow, register, uniqueEmail } from '../test-support/account-fixtures';
+import { codeRow, outboxFor, register, uniqueEmail } from '../test-support/account-fixtures';
 import { seedAccountProtection } from '../test-support/protection-fixtures';
 import { providerUserOf, userAtProvider } from '../test-support/provider-users';
 import { startTestServer } from '../test-support/test-server';
 
 const TOKEN = 'admin-token-for-the-tests';
+// Beside it, as during a rotation (docs/operations.md, "Rotating a secret").
+const NEXT_TOKEN = 'next-admin-token-of-the-tests';
+const logLines: string[] = [];
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
-  server = await startTestServer({ ADMIN_API_TOKEN: TOKEN }, { provider: true, smtp: true });
+  server = await startTestServer(
+    { ADMIN_API_TOKEN: `${TOKEN},${NEXT_TOKEN}` },
+    { provider: true, smtp: true, logStream: { write: (line) => logLines.push(line) } },
+  );
 }, 120_000);
 afterAll(() => server?.close());
 
@@ -24,6 +33,26 @@ function admin(method: 'GET' | 'POST', url: string, body?: unknown, token = TOKE
   });
 }
 
+const countCodes = async (tenant: string) =>
+  Number(
+    (
+      await server.db
+        .selectFrom('registration_codes')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('tenant', '=', tenant)
+        .executeTakeFirstOrThrow()
+    ).count,
+  );
+
+/** A page of the audit log, as the admin API answers it. */
+async function auditPage(query = ''): Promise<{ entries: AdminAuditEntry[]; next: number | null }> {
+  const response = await admin('GET', `/audit${query}`);
+  expect(response.statusCode).toBe(200);
+  return response.json().data;
+}
+
+const fingerprintOf = (token: string) => createHash('sha256').update(token).digest('hex').slice(0, 8);
+
 describe('admin API authentication', () => {
   it.each([
     ['no token', undefined],
@@ -34,6 +63,26 @@ describe('admin API authentication', () => {
     expect(response.statusCode).toBe(401);
     expect(response.headers['www-authenticate']).toContain('Bearer');
     expect(response.json()).toMatchObject({ success: false, error: { code: 'unauthorized' } });
+  });
+
+  it('takes either token during a rotation; a third is refused 401, warned of without it, counted, and changes nothing', async () => {
+    const refusals = async () =>
+      (await server.app.metrics.authRefusals.get()).values.find((value) => value.labels.surface === 'admin')
+        ?.value;
+    const [codesBefore, refusalsBefore] = [await countCodes('demo'), await refusals()];
+    for (const token of [TOKEN, NEXT_TOKEN]) {
+      expect((await admin('POST', '/codes', { tenant: 'demo' }, token)).statusCode).toBe(201);
+    }
+    const third = 'third-admin-token-of-the-tests';
+    const refused = await admin('POST', '/codes', { tenant: 'demo' }, third);
+    expect(refused.statusCode).toBe(401);
+    expect(await countCodes('demo')).toBe(codesBefore + 2);
+    expect(await refusals()).toBe((refusalsBefore ?? 0) + 1);
+    const warning = logLines
+      .map((line) => JSON.parse(line))
+      .find((line) => line.reqId === refused.headers['x-request-id'] && line.level === 40);
+    expect(warning).toMatchObject({ msg: 'admin API refused: missing or wrong token', tokenPresented: true });
+    expect(logLines.join('\n')).not.toContain(third);
   });
 
   it('refuses a token in another scheme', async () => {
@@ -58,9 +107,9 @@ describe('admin API authentication', () => {
       FORM_SECRET: 'form-secret-of-the-test',
       RESET_LINK_LIFETIME_MINUTES: '60',
     };
-    expect(loadConfig(production).adminApiToken).toBeUndefined();
-    expect(loadConfig({ ...production, ADMIN_API_TOKEN: TOKEN }).adminApiToken).toBe(TOKEN);
-    expect(loadConfig({ CONCIERGE_DEV: 'true' }).adminApiToken).toBe('concierge-dev-admin-token');
+    expect(loadConfig(production).adminApiTokens).toEqual([]);
+    expect(loadConfig({ ...production, ADMIN_API_TOKEN: TOKEN }).adminApiTokens).toEqual([TOKEN]);
+    expect(loadConfig({ CONCIERGE_DEV: 'true' }).adminApiTokens).toEqual(['concierge-dev-admin-token']);
     expect(() => loadConfig({ CONCIERGE_DEV: 'true', ADMIN_API_TOKEN: 'short' })).toThrow(/ADMIN_API_TOKEN/);
 
     const off = await startTestServer(production);
@@ -278,10 +327,22 @@ describe('unlocking an account', () => {
     const again = await admin('POST', '/accounts/unlock', { email });
     expect(again.json().data).toEqual({ account: { email, wasLocked: false, failedSignInsCleared: 0 } });
     expect(await statusOf(email)).toBe('VERIFIED');
+    // Audited under the normalised e-mail, with no tenant: an account belongs to none.
+    const audited = (await auditPage('?limit=2')).entries;
+    expect(audited).toEqual([
+      expect.objectContaining({
+        action: 'account.unlock',
+        tenant: null,
+        target: email,
+        outcome: 'unchanged',
+      }),
+      expect.objectContaining({ action: 'account.unlock', tenant: null, target: email, outcome: 'changed' }),
+    ]);
   });
 
   it('changes nothing where a lock Concierge did not set holds, nor for an e-mail without an account', async () => {
     const email = await lockedAccount('operator');
+    const [newestBefore] = (await auditPage('?limit=1')).entries;
     const refused = await admin('POST', '/accounts/unlock', { email });
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ error: { code: 'locked_by_provider' } });
@@ -292,5 +353,81 @@ describe('unlocking an account', () => {
     expect(nobody.statusCode).toBe(404);
     expect(nobody.json()).toMatchObject({ error: { code: 'account_not_found' } });
     expect((await admin('POST', '/accounts/unlock', { email: 'not-an-address' })).statusCode).toBe(400);
+    // Nothing changed, nothing audited.
+    expect((await auditPage('?limit=1')).entries).toEqual([newestBefore]);
+  });
+});
+
+describe('the audit log', () => {
+  it('records each change with its token, action, tenant, target and outcome; lists newest first, by tenant and in pages', async () => {
+    const created = await admin('POST', '/codes', { tenant: 'it2', count: 2 });
+    const [code] = created.json().data.codes;
+    await admin('POST', `/codes/${code.code}/revoke`, undefined, NEXT_TOKEN);
+    await admin('POST', `/codes/${code.code}/revoke`);
+    const { invitation } = (
+      await admin('POST', '/invitations', { tenant: 'it2', email: uniqueEmail('audited') })
+    ).json().data;
+    await admin('POST', `/invitations/${invitation.id}/revoke`);
+    // Refused calls change nothing and write nothing.
+    expect((await admin('POST', '/codes/3f0e4a53-4a8e-4d2b-9c7e-0d1c2b3a4f5e/revoke')).statusCode).toBe(404);
+    expect(
+      (await admin('POST', '/codes', { tenant: 'it2' }, 'third-admin-token-of-the-tests')).statusCode,
+    ).toBe(401);
+    await admin('POST', '/codes', { tenant: 'r5' });
+
+    const newest = await auditPage('?tenant=it2&limit=3');
+    expect(newest.entries).toEqual([
+      expect.objectContaining({ action: 'invitation.revoke', target: invitation.id, outcome: 'changed' }),
+      expect.objectContaining({ action: 'invitation.create', target: invitation.id, outcome: 'changed' }),
+      expect.objectContaining({ action: 'code.revoke', target: code.code, outcome: 'unchanged' }),
+    ]);
+    const older = await auditPage(`?tenant=it2&limit=3&before=${newest.next}`);
+    expect(older).toEqual({
+      entries: [
+        expect.objectContaining({
+          action: 'code.revoke',
+          target: code.code,
+          outcome: 'changed',
+          token: fingerprintOf(NEXT_TOKEN),
+        }),
+        {
+          id: expect.any(Number),
+          at: expect.any(String),
+          token: fingerprintOf(TOKEN),
+          requestId: created.headers['x-request-id'],
+          action: 'codes.create',
+          tenant: 'it2',
+          target: null,
+          amount: 2,
+          outcome: 'changed',
+        },
+      ],
+      next: null,
+    });
+    expect(new Set([...newest.entries, ...older.entries].map((entry) => entry.tenant))).toEqual(
+      new Set(['it2']),
+    );
+    expect((await auditPage('?limit=1')).entries).toEqual([expect.objectContaining({ tenant: 'r5' })]);
+
+    expect((await admin('GET', '/audit', undefined, '')).statusCode).toBe(401);
+    expect((await admin('GET', '/audit?limit=0')).statusCode).toBe(400);
+  });
+
+  it('makes no change whose audit row cannot be written: both are one transaction', async () => {
+    await sql`create function refuse_audit() returns trigger language plpgsql as $$
+      begin raise exception 'audit refused by the test'; end $$`.execute(server.db);
+    await sql`create trigger refuse_audit before insert on admin_audit
+      for each row execute function refuse_audit()`.execute(server.db);
+    try {
+      const codesBefore = await countCodes('it2');
+      expect((await admin('POST', '/codes', { tenant: 'it2', count: 3 })).statusCode).toBe(500);
+      expect(await countCodes('it2')).toBe(codesBefore);
+      const email = uniqueEmail('unaudited');
+      expect((await admin('POST', '/invitations', { tenant: 'it2', email })).statusCode).toBe(500);
+      expect(await outboxFor(server.db, email)).toEqual([]);
+    } finally {
+      await sql`drop trigger refuse_audit on admin_audit`.execute(server.db);
+      await sql`drop function refuse_audit()`.execute(server.db);
+    }
   });
 });

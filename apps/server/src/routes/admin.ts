@@ -2,7 +2,7 @@ import { ok } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import type { FastifyInstance } from 'fastify';
 import { unlockOnAdminRequest } from '../accounts/protection/admin-unlock';
-import { requireAdminToken } from '../admin/admin-auth';
+import { adminAuthentication } from '../admin/admin-auth';
 import { takeAdminQuota } from '../admin/admin-quotas';
 import {
   type AdminUnlockedAccount,
@@ -10,10 +10,12 @@ import {
   createCodesBodySchema,
   createInvitationBodySchema,
   invitationParamsSchema,
+  listAuditQuerySchema,
   listCodesQuerySchema,
   listInvitationsQuerySchema,
   unlockAccountBodySchema,
 } from '../admin/admin-schemas';
+import { listAdminChanges, recordAdminChange } from '../admin/audit-log';
 import {
   createRegistrationCodes,
   listRegistrationCodes,
@@ -25,6 +27,7 @@ import type { ServerConfig } from '../config';
 import type { ServerTables } from '../db/schema';
 import { AppError, providerUnreachable } from '../http/errors';
 import { parseInput } from '../http/parse-input';
+import type { ServerMetrics } from '../observability/metrics';
 import type { ProviderClient } from '../provider-client/provider-client';
 import type { TenantRegistry } from '../tenants/tenant-registry';
 
@@ -35,17 +38,22 @@ interface AdminOptions {
   provider: ProviderClient;
   registry: TenantRegistry;
   config: Pick<ServerConfig, 'portalUrl' | 'adminQuotas'>;
-  token: string;
+  /** The accepted tokens: ADMIN_API_TOKEN's values, two while it is rotated. */
+  tokens: readonly string[];
+  metrics: Pick<ServerMetrics, 'authRefusals'>;
 }
 
 /**
- * The operators' admin API: registration codes, invitations and unlocking accounts. Register it with
- * `prefix: ADMIN_API_PREFIX`; every route needs the bearer token. Answers use the same envelope as
- * the portal's calls.
+ * The operators' admin API: registration codes, invitations, unlocking accounts and the audit log of
+ * those changes. Register it with `prefix: ADMIN_API_PREFIX`; every route needs the bearer token.
+ * Every change writes its audit row in its own transaction (admin/audit-log.ts). Answers use the same
+ * envelope as the portal's calls.
  */
 export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
-  const { db, provider, registry, config, token } = options;
-  app.addHook('onRequest', requireAdminToken(token));
+  const { db, provider, registry, config } = options;
+  const authentication = adminAuthentication(options.tokens, options.metrics);
+  const actorOf = authentication.actorOf;
+  app.addHook('onRequest', authentication.check);
   // JSON only: a cross-site form can send text/plain, never application/json without CORS.
   app.removeContentTypeParser('text/plain');
 
@@ -60,7 +68,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
     const body = parseInput(createCodesBodySchema, request.body);
     const tenant = knownTenant(body.tenant);
     await takeAdminQuota(db, config.adminQuotas, { what: 'codes', tenant, amount: body.count });
-    const created = await createRegistrationCodes(db, { tenant, count: body.count });
+    const created = await createRegistrationCodes(db, { tenant, count: body.count }, actorOf(request));
     return reply
       .status(201)
       .send(ok({ codes: created.map((row) => toAdminCode(row, config.portalUrl)) }, 201));
@@ -74,14 +82,15 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
 
   app.post('/codes/:code/revoke', async (request) => {
     const { code } = parseInput(codeParamsSchema, request.params);
-    return ok({ code: toAdminCode(await revokeRegistrationCode(db, code), config.portalUrl) });
+    const revoked = await revokeRegistrationCode(db, code, actorOf(request));
+    return ok({ code: toAdminCode(revoked, config.portalUrl) });
   });
 
   app.post('/invitations', async (request, reply) => {
     const body = parseInput(createInvitationBodySchema, request.body);
     const tenant = knownTenant(body.tenant);
     await takeAdminQuota(db, config.adminQuotas, { what: 'invitations', tenant, amount: 1 });
-    const invitation = await createInvitation({ db, registry, config }, body);
+    const invitation = await createInvitation({ db, registry, config }, body, actorOf(request));
     return reply.status(201).send(ok({ invitation }, 201));
   });
 
@@ -93,13 +102,26 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
 
   app.post('/invitations/:id/revoke', async (request) => {
     const { id } = parseInput(invitationParamsSchema, request.params);
-    return ok({ invitation: await revokeInvitation({ db, config }, id) });
+    return ok({ invitation: await revokeInvitation({ db, config }, id, actorOf(request)) });
+  });
+
+  // The changes made through this API, newest first (docs/operations.md, "Audit log of the admin API").
+  app.get('/audit', async (request) => {
+    const query = parseInput(listAuditQuerySchema, request.query);
+    return ok(await listAdminChanges(db, query));
   });
 
   // Through the one owner of the lock (accounts/protection/): all or nothing, idempotent.
   app.post('/accounts/unlock', async (request) => {
     const { email } = parseInput(unlockAccountBodySchema, request.body);
-    const unlock = await unlockOnAdminRequest({ db, provider, log: request.log }, email);
+    const unlock = await unlockOnAdminRequest({ db, provider, log: request.log }, email, (trx, unlocked) =>
+      recordAdminChange(trx, actorOf(request), {
+        action: 'account.unlock',
+        tenant: null,
+        target: email,
+        outcome: unlocked.wasLocked || unlocked.failuresCleared > 0 ? 'changed' : 'unchanged',
+      }),
+    );
     switch (unlock.outcome) {
       case 'unlocked': {
         const account: AdminUnlockedAccount = {

@@ -1,7 +1,6 @@
-import { type PasswordResetInitiateBody, passwordResetInitForm } from '@concierge/contracts';
+import { passwordResetInitForm } from '@concierge/contracts';
 import { useSearchParams } from 'wouter';
 import { passwordResetInitErrorKey } from '../../api/error-keys';
-import { initiatePasswordReset } from '../../api/portal-api';
 import { useRequestContext } from '../../app/sign-in-request/RequestContext';
 import { useTenant } from '../../config/tenant';
 import { usePageForm } from '../../hooks/use-page-form';
@@ -17,7 +16,6 @@ export function usePasswordResetInit() {
   // spec §5: this form validates only the e-mail. One answer for every address: the page tells
   // nobody whether an account exists.
   const page = usePageForm(passwordResetInitForm, {
-    send: (body) => initiatePasswordReset({ ...body, requestId } as PasswordResetInitiateBody),
     errorKey: passwordResetInitErrorKey,
     initialError: error ? passwordResetInitErrorKey(error) : null,
   });

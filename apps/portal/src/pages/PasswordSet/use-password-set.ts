@@ -1,8 +1,8 @@
-import { type PasswordResetSetNewBody, passwordSetForm } from '@concierge/contracts';
+import { passwordSetForm } from '@concierge/contracts';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useSearchParams } from 'wouter';
 import { passwordSetErrorKey } from '../../api/error-keys';
-import { setNewPassword } from '../../api/portal-api';
+import { callPortal } from '../../api/portal-api';
 import {
   forgetResetLink,
   type ResetLinkIds,
@@ -67,7 +67,7 @@ export function usePasswordSet() {
   // spec §5: this form validates password and confirmation only; the link's ids go along hidden.
   const page = usePageForm(passwordSetForm, {
     send: async (body) => {
-      const result = await setNewPassword(body as PasswordResetSetNewBody);
+      const result = await callPortal('password-reset-set-new', body);
       if (result.ok) {
         // Used: a reload from now on has no link to offer the form for.
         forgetResetLink();

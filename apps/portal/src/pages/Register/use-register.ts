@@ -1,14 +1,8 @@
-import {
-  FIELD,
-  normaliseEmail,
-  normaliseRegistrationCode,
-  type RegisterUserBody,
-  registerForm,
-} from '@concierge/contracts';
+import { FIELD, normaliseEmail, normaliseRegistrationCode, registerForm } from '@concierge/contracts';
 import { useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { registerErrorKey } from '../../api/error-keys';
-import { registerUser } from '../../api/portal-api';
+import { callPortal } from '../../api/portal-api';
 import { useTenant } from '../../config/tenant';
 import { usePageForm } from '../../hooks/use-page-form';
 
@@ -40,8 +34,8 @@ export function useRegister() {
   // spec §3: the registration form (invite_id comes from the query only).
   const page = usePageForm(registerForm, {
     send: (body) => {
-      setSentEmail(String(body.email));
-      return registerUser(body as RegisterUserBody);
+      setSentEmail(body.email);
+      return callPortal('register-user', body);
     },
     errorKey: registerErrorKey,
     // spec §8: the page's `error` query value through the allow-list, else the default message.

@@ -1,7 +1,6 @@
-import { type ResendActivationBody, resendActivationForm } from '@concierge/contracts';
+import { resendActivationForm } from '@concierge/contracts';
 import { useSearchParams } from 'wouter';
 import { temporaryFailureKey } from '../../api/error-keys';
-import { resendActivationEmail } from '../../api/portal-api';
 import { useTenant } from '../../config/tenant';
 import { usePageForm } from '../../hooks/use-page-form';
 
@@ -17,7 +16,6 @@ export function useResendActivation() {
   const isNotVerified = searchParams.get('reason') === 'email_not_verified';
   // The server answers the same for every address (architecture §6); so does this page.
   const page = usePageForm(resendActivationForm, {
-    send: (body) => resendActivationEmail(body as ResendActivationBody),
     errorKey: resendErrorKey,
   });
   return {

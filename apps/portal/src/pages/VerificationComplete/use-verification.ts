@@ -1,8 +1,8 @@
-import { type ActivateUserAccountBody, activationForm } from '@concierge/contracts';
+import { activationForm } from '@concierge/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { type VerificationErrorKey, verificationErrorKey } from '../../api/error-keys';
-import { activateUserAccount } from '../../api/portal-api';
+import { callPortal } from '../../api/portal-api';
 import { usePostedForm } from '../../config/posted-form';
 import { useDropQueryParameters } from '../../hooks/use-drop-query-parameters';
 import { usePortalForm } from '../../hooks/use-portal-form';
@@ -64,7 +64,7 @@ export function useVerification() {
     if (started.current) return;
     started.current = true;
     setStatus(ActivationStatus.ACTIVATING);
-    void activateUserAccount(activationForm.body(form.value) as ActivateUserAccountBody).then((result) => {
+    void callPortal('activate-user-account', activationForm.body(form.value)).then((result) => {
       if (result.ok) {
         setStatus(
           result.data.isAlreadyActivated

@@ -1,10 +1,18 @@
+import type { Kysely } from '@concierge/database';
+import type { ServerTables } from '../../db/schema';
 import { describeResult } from '../../provider-client/provider-result';
 import { failuresSince, holdAccount } from './account-row';
 import type { ProtectionDeps } from './lock-applier';
 
+/** Concierge's count and lock are gone, and the provider lets the account sign in. */
+export interface AccountUnlocked {
+  outcome: 'unlocked';
+  wasLocked: boolean;
+  failuresCleared: number;
+}
+
 export type AdminUnlock =
-  /** Concierge's count and lock are gone, and the provider lets the account sign in. */
-  | { outcome: 'unlocked'; wasLocked: boolean; failuresCleared: number }
+  | AccountUnlocked
   /** A lock that is not Concierge's holds at the provider (an operator's DECLINED): nothing changed. */
   | { outcome: 'still_locked' }
   /** The provider has no account with this e-mail: nothing changed. */
@@ -22,9 +30,15 @@ export type AdminUnlock =
  * All or nothing: the account's row is held across the provider call (an applier of the lock in
  * flight finishes first, and none starts meanwhile), and the count and lock are cleared in the same
  * transaction only once the provider has unlocked; any other outcome rolls it back. Idempotent: an
- * account that is not locked is unlocked again, which changes nothing.
+ * account that is not locked is unlocked again, which changes nothing. `record` writes the caller's
+ * record of the unlock (the admin API's audit row) in that transaction: it is there exactly when the
+ * unlock is.
  */
-export async function unlockOnAdminRequest(deps: ProtectionDeps, email: string): Promise<AdminUnlock> {
+export async function unlockOnAdminRequest(
+  deps: ProtectionDeps,
+  email: string,
+  record: (trx: Kysely<ServerTables>, unlocked: AccountUnlocked) => Promise<void>,
+): Promise<AdminUnlock> {
   const { db, provider, log } = deps;
   // The look-up needs no hold on the row: an e-mail's account does not change with its lock.
   const user = await provider.findUserByEmail(email);
@@ -63,12 +77,14 @@ export async function unlockOnAdminRequest(deps: ProtectionDeps, email: string):
         })
         .where('email', '=', email)
         .execute();
-      log.info({ sub, wasLocked: isLocked, failuresCleared }, 'account unlocked through the admin API');
-      return {
+      const result: AccountUnlocked = {
         outcome: 'unlocked',
         wasLocked: isLocked || unlocked.data === 'changed',
         failuresCleared,
       };
+      await record(trx, result);
+      log.info({ sub, wasLocked: isLocked, failuresCleared }, 'account unlocked through the admin API');
+      return result;
     });
   } catch (error) {
     if (error instanceof NotUnlocked) return error.result;

@@ -131,7 +131,7 @@ describe('POST /api/cidaas-webhook/activate-user-account', () => {
       .execute();
     const response = await activate(params);
     expect(response.statusCode).toBe(502);
-    expect(response.json()).toMatchObject({ error: { code: 'activation_failed' } });
+    expect(response.json()).toMatchObject({ error: { code: 'default' } });
     const [row] = await server.db
       .selectFrom('activations')
       .select('used_at')

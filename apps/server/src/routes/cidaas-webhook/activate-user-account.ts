@@ -8,7 +8,9 @@ import type { PortalCall } from '../portal-calls';
 const PER_IP = { limit: 60, windowSeconds: 15 * 60 };
 
 /** spec §7 activate-user-account: 200 `{isAlreadyActivated}`, otherwise an envelope (§8 verification codes). */
-export function activateUserAccountCall(deps: Omit<ActivateDeps, 'log'>): PortalCall {
+export function activateUserAccountCall(
+  deps: Omit<ActivateDeps, 'log'>,
+): PortalCall<'activate-user-account'> {
   return async (request, input) => {
     const body = parseInput(activateUserAccountBodySchema, input, 'missing_request_property');
     await enforceRateLimits(deps.db, [{ key: `activate:ip:${request.ip}`, ...PER_IP }]);

@@ -1,12 +1,8 @@
-import {
-  type PasswordResetSetNewAnswer,
-  passwordResetInitiateBodySchema,
-  passwordResetSetNewBodySchema,
-} from '@concierge/contracts';
+import { passwordResetInitiateBodySchema, passwordResetSetNewBodySchema } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import type { ServerConfig } from '../../config';
 import type { ServerTables } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { callError } from '../../http/errors';
 import { parseInput } from '../../http/parse-input';
 import { enforceRateLimits } from '../../http/rate-limit';
 import { initiatePasswordReset } from '../../password-reset/initiate-reset';
@@ -32,7 +28,7 @@ export function passwordResetCalls(options: PasswordResetOptions): {
 } {
   const { db, provider, registry, config } = options;
 
-  const initiate: PortalCall = async (request, input) => {
+  const initiate: PortalCall<'password-reset-initiate'> = async (request, input) => {
     const body = parseInput(passwordResetInitiateBodySchema, input);
     const tenant = registry.resolve({
       subdomain: body.subdomain ?? queryOf(request).subdomain,
@@ -53,7 +49,7 @@ export function passwordResetCalls(options: PasswordResetOptions): {
     return {};
   };
 
-  const setNew: PortalCall = async (request, input): Promise<PasswordResetSetNewAnswer> => {
+  const setNew: PortalCall<'password-reset-set-new'> = async (request, input) => {
     await enforceRateLimits(
       db,
       [{ key: `reset-set-new:ip:${request.ip}`, ...SET_NEW_PER_IP }],
@@ -62,7 +58,12 @@ export function passwordResetCalls(options: PasswordResetOptions): {
     const body = parseInput(passwordResetSetNewBodySchema, input);
     // Checked here too, so that a mismatch never reaches the provider.
     if (body.password !== body.confirmpassword) {
-      throw new AppError(400, 'password_mismatch', 'New password and password confirmation do not match.');
+      throw callError(
+        'password-reset-set-new',
+        400,
+        'password_mismatch',
+        'New password and password confirmation do not match.',
+      );
     }
     await setNewPassword(
       { db, provider, log: request.log },

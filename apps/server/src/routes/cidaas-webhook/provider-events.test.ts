@@ -8,6 +8,9 @@ import { seedAccountProtection } from '../../test-support/protection-fixtures';
 import { startTestServer } from '../../test-support/test-server';
 
 const API_KEY = 'webhook-test-key-0123456789';
+// Beside it, as during a rotation (docs/operations.md, "Rotating a secret").
+const NEXT_KEY = 'next-webhook-test-key-9876543210';
+const logLines: string[] = [];
 let double: CidaasDouble;
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
@@ -18,7 +21,10 @@ beforeAll(async () => {
       { clientId: 'property-portal-demo', hostedPageUrl: 'http://portal.test/login', redirectUris: [] },
     ],
   });
-  server = await startTestServer({ WEBHOOK_API_KEY: API_KEY }, { provider: { url: double.url } });
+  server = await startTestServer(
+    { WEBHOOK_API_KEY: `${API_KEY},${NEXT_KEY}` },
+    { provider: { url: double.url }, logStream: { write: (line) => logLines.push(line) } },
+  );
 });
 afterAll(async () => {
   await server?.close();
@@ -79,6 +85,31 @@ describe('POST /api/cidaas-webhook/events: the API key', () => {
     expect(response.json()).toMatchObject({ success: false, status: 401, error: { code: 'unauthorized' } });
     expect(await isRecorded(body.id)).toBe(false);
     expect(await countOf('key@example.ch')).toBe(0);
+  });
+
+  it('takes either key during a rotation; a third is refused 401, warned of without it, counted, and records nothing', async () => {
+    const refusals = async () =>
+      (await server.app.metrics.authRefusals.get()).values.find((value) => value.labels.surface === 'webhook')
+        ?.value ?? 0;
+    const refusalsBefore = await refusals();
+    for (const key of [API_KEY, NEXT_KEY]) {
+      expect(
+        (await deliver(event('LOGIN_FAILURE', 'rotation@example.ch'), { 'x-api-key': key })).statusCode,
+      ).toBe(200);
+    }
+    expect(await countOf('rotation@example.ch')).toBe(2);
+    const third = 'third-webhook-test-key-000000';
+    const body = event('LOGIN_FAILURE', 'rotation@example.ch');
+    const refused = await deliver(body, { 'x-api-key': third });
+    expect(refused.statusCode).toBe(401);
+    expect(await isRecorded(body.id)).toBe(false);
+    expect(await countOf('rotation@example.ch')).toBe(2);
+    expect(await refusals()).toBe(refusalsBefore + 1);
+    const warning = logLines
+      .map((line) => JSON.parse(line))
+      .find((line) => line.reqId === refused.headers['x-request-id'] && line.level === 40);
+    expect(warning).toMatchObject({ msg: 'webhook refused: missing or wrong API key', keyPresented: true });
+    expect(logLines.join('\n')).not.toContain(third);
   });
 
   it('accepts the right key in the configured header, whatever its case', async () => {

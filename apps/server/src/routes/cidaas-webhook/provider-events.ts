@@ -19,7 +19,7 @@ import {
 import type { ServerConfig } from '../../config';
 import type { ServerTables } from '../../db/schema';
 import { accountEventOf, type ProviderAccountEvent, UNRESOLVED } from '../../failed-logins/provider-event';
-import { isSameSecret } from '../../http/api-key';
+import { matchingSecret } from '../../http/api-key';
 import { parseInput } from '../../http/parse-input';
 import type { ServerMetrics } from '../../observability/metrics';
 import type { ProviderClient } from '../../provider-client/provider-client';
@@ -54,11 +54,16 @@ export async function providerEventRoutes(app: FastifyInstance, options: Provide
     {
       // Unsafe text is refused in the fields the intake reads; cidaas's others may hold anything.
       config: { safeTextBodyFields: WEBHOOK_BODY_FIELDS },
-      // Before the body is read: without the key nothing of the request is looked at.
+      // Before the body is read: without one of the accepted keys (two while the key is rotated,
+      // docs/operations.md, "Rotating a secret") nothing of the request is looked at.
       onRequest: async (request, reply) => {
-        if (!isSameSecret(presentedKey(request.headers, request.query, webhook.header), webhook.apiKey)) {
-          metrics.webhookRefused.inc();
-          request.log.warn('webhook refused: missing or wrong API key');
+        const presented = presentedKey(request.headers, request.query, webhook.header);
+        if (matchingSecret(presented, webhook.apiKeys) === -1) {
+          metrics.authRefusals.inc({ surface: 'webhook' });
+          request.log.warn(
+            { surface: 'webhook', keyPresented: presented !== undefined },
+            'webhook refused: missing or wrong API key',
+          );
           return reply.status(401).send(failure(401, 'unauthorized', 'Missing or wrong API key.'));
         }
       },

@@ -1,6 +1,6 @@
 import { pickLanguage } from '@concierge/contracts';
 import { noteForLog } from '@concierge/observability';
-import { AppError } from '../../http/errors';
+import { callError } from '../../http/errors';
 import { enforceRateLimits } from '../../http/rate-limit';
 import { parseRegisterBody } from '../../registration/register-body';
 import { type RegisterUserDeps, registerUser } from '../../registration/register-user';
@@ -11,12 +11,17 @@ const PER_EMAIL = { limit: 10, windowSeconds: 15 * 60 };
 const PER_IP = { limit: 30, windowSeconds: 15 * 60 };
 
 /** spec §7 register-user: 200 `{sub, activationMailQueued}`, otherwise an envelope with a §8 code. */
-export function registerUserCall(deps: Omit<RegisterUserDeps, 'log'>): PortalCall {
+export function registerUserCall(deps: Omit<RegisterUserDeps, 'log'>): PortalCall<'register-user'> {
   return async (request, input) => {
     const body = parseRegisterBody(input);
     const tenant = deps.registry.byClientId(body.clientid);
     if (!tenant)
-      throw new AppError(400, 'missing_request_property', 'clientid: no tenant has this client id.');
+      throw callError(
+        'register-user',
+        400,
+        'missing_request_property',
+        'clientid: no tenant has this client id.',
+      );
     noteForLog(request, { tenant: tenant.subdomain });
     await enforceRateLimits(deps.db, [
       { key: `register:ip:${request.ip}`, ...PER_IP },

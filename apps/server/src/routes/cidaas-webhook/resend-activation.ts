@@ -10,7 +10,9 @@ import type { PortalCall } from '../portal-calls';
 export const RESEND_MIN_DURATION_MS = 150;
 
 /** spec §7 resend-account-activation-email: `{success:true, status:200, data:{}}` for every e-mail. */
-export function resendActivationCall(deps: Omit<ResendDeps, 'log'>): PortalCall {
+export function resendActivationCall(
+  deps: Omit<ResendDeps, 'log'>,
+): PortalCall<'resend-account-activation-email'> {
   return async (request, input) => {
     const startedAt = Date.now();
     // A malformed address cannot have an account: refusing it tells nothing about anyone.
