@@ -24,8 +24,11 @@ export interface Cluster extends Stack {
   ports: ClusterPorts;
   instances: ClusterInstance[];
   balancer: { url: string; configFile: string; accessLog: string };
-  /** Stops one instance with SIGTERM (it drains), starts it again and waits for its /readyz. */
-  restartInstance(index: number): Promise<void>;
+  /**
+   * Stops one instance with SIGTERM (it drains), starts it again (with `env` added to its
+   * configuration from then on) and waits for its /readyz.
+   */
+  restartInstance(index: number, env?: Record<string, string>): Promise<void>;
   /** The embedded PostgreSQL; undefined when DATABASE_URL named another. */
   postgres: EmbeddedPostgres | undefined;
 }

@@ -217,9 +217,12 @@ export async function startCluster(options = {}) {
   /**
    * One instance stopped as an orchestrator stops it (SIGTERM: it drains, then exits) and started
    * again on its port, resolved once its /readyz answers. A rolling restart does this to each
-   * instance in turn (docs/operations.md, "Shutdown and draining").
+   * instance in turn (docs/operations.md, "Shutdown and draining"); `env` changes its configuration
+   * from then on (a rotated secret, a new build's setting).
+   * @param {number} index
+   * @param {Record<string, string>} [env]
    */
-  async function restartInstance(index) {
+  async function restartInstance(index, env = {}) {
     const instance = running[index];
     if (!instance) throw new Error(`no instance ${index}`);
     const { child } = instance;
@@ -228,7 +231,9 @@ export async function startCluster(options = {}) {
       child.kill('SIGTERM');
       await exited;
     }
-    const again = launch([instanceProcesses[index]], run.env, options);
+    const spec = instanceProcesses[index];
+    spec.env = { ...spec.env, ...env };
+    const again = launch([spec], run.env, options);
     restarted.push(again);
     await again.ready;
     instance.child = again.children[0]?.child;

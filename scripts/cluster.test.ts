@@ -600,3 +600,87 @@ describe('a rolling restart of every instance', () => {
     );
   }, 180_000);
 });
+
+describe('the webhook key rotated under load', () => {
+  it('refuses no delivery and loses none: both keys are accepted while the sender switches', async () => {
+    const oldKey = 'concierge-dev-webhook-key';
+    const newKey = 'rotated-webhook-key-2026-11';
+    let senderKey = oldKey;
+    const results = { sent: 0, refused: 0, retried: 0, failed: [] as string[] };
+    let isSending = true;
+    /**
+     * One delivery as cidaas makes it: an answer other than 200 is delivered again
+     * (cidaas-facts.md, "Webhooks": after 1, 5 and 10 minutes; here at once). A 401 is counted apart.
+     */
+    const deliver = async () => {
+      const body = JSON.stringify({
+        id: randomUUID(),
+        eventtype: 'ACCOUNT_MODIFIED',
+        timestamp: new Date().toISOString(),
+        sub: randomUUID(),
+      });
+      for (let attempt = 1; attempt <= 4; attempt += 1) {
+        try {
+          const answer = await fetch(`${balancer}/api/cidaas-webhook/events`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': senderKey },
+            body,
+            signal: AbortSignal.timeout(10_000),
+          });
+          await answer.arrayBuffer();
+          if (answer.status === 200) return;
+          if (answer.status === 401) results.refused += 1;
+          if (attempt === 4) results.failed.push(String(answer.status));
+        } catch (error) {
+          if (attempt === 4) results.failed.push(String(error));
+        }
+        results.retried += 1;
+      }
+    };
+    const sender = async () => {
+      while (isSending) {
+        results.sent += 1;
+        await deliver();
+      }
+    };
+    /** The rolling restart of docs/operations.md, every instance onto `env`. */
+    const rollOnto = async (env: Record<string, string>) => {
+      for (let index = 0; index < cluster.instances.length; index += 1) {
+        await cluster.restartInstance(index, env);
+        await new Promise((resolve) => setTimeout(resolve, NGINX_FAIL_TIMEOUT_SECONDS * 1000));
+      }
+    };
+    const senders = Array.from({ length: 2 }, () => sender());
+    const startedAt = Date.now();
+    // docs/operations.md, "Rotating a secret": both values on every instance, the sender switches,
+    // then the old value goes.
+    await rollOnto({ WEBHOOK_API_KEY: `${oldKey},${newKey}` });
+    const switchedAt = results.sent;
+    senderKey = newKey;
+    await rollOnto({ WEBHOOK_API_KEY: newKey });
+    isSending = false;
+    await Promise.all(senders);
+
+    expect(results.refused).toBe(0);
+    expect(results.failed).toEqual([]);
+    expect(switchedAt).toBeGreaterThan(10);
+    expect(results.sent - switchedAt).toBeGreaterThan(10);
+    // Once the rotation is over, the old key is refused.
+    const stale = await fetch(`${balancer}/api/cidaas-webhook/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': oldKey },
+      body: JSON.stringify({
+        id: randomUUID(),
+        eventtype: 'ACCOUNT_MODIFIED',
+        timestamp: new Date().toISOString(),
+      }),
+    });
+    expect(stale.status).toBe(401);
+    console.log(
+      `Webhook key rotated over two rolling restarts of ${cluster.instances.length} instances in ` +
+        `${((Date.now() - startedAt) / 1000).toFixed(1)} s: ${results.sent} deliveries through nginx ` +
+        `(${switchedAt} with the old key, ${results.sent - switchedAt} with the new), ${results.refused} refused, ` +
+        `${results.retried} delivered again, ${results.failed.length} never delivered`,
+    );
+  }, 240_000);
+});
