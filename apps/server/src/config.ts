@@ -30,6 +30,9 @@ function splitSecrets(value: string): string[] {
   return value.split(',').map((secret) => secret.trim());
 }
 
+/** The repository's tenant registry: TENANTS_FILE's default (also the CLI's `tenants check`). */
+export const DEFAULT_TENANTS_FILE = fileURLToPath(new URL('../../../tenants/tenants.json', import.meta.url));
+
 const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
   HOST: z.string().default('127.0.0.1'),
@@ -39,7 +42,7 @@ const envSchema = z.object({
   REST_API_BASE_URL: origin.optional(),
   APP_ENV: z.enum(ENVIRONMENTS),
   PROPERTY_PORTAL_CLIENT_ID: z.string().min(1).default('property-portal-demo'),
-  TENANTS_FILE: z.string().default(fileURLToPath(new URL('../../../tenants/tenants.json', import.meta.url))),
+  TENANTS_FILE: z.string().default(DEFAULT_TENANTS_FILE),
   PROVIDER_ADMIN_CLIENT_ID: z.string().min(1).default('concierge-server'),
   PROVIDER_ADMIN_CLIENT_SECRET: z.string().min(16, 'must be at least 16 characters'),
   /** The key the provider's webhooks carry (two while it is rotated), and the header it comes in. */

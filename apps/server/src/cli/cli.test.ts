@@ -76,6 +76,23 @@ describe('the admin CLI', () => {
     expect((await cli([])).code).toBe(2);
   });
 
+  it('checks a tenant registry as the server would load it, naming what is wrong', async () => {
+    const valid = await cli(['tenants', 'check']);
+    expect(valid.code).toBe(0);
+    expect(valid.stdout).toMatch(/tenants\.json: 5 tenants, valid \(demo, it2, r5, alpenblick, lacleman\)/);
+    const registry = JSON.parse(readFileSync(join(root, 'tenants/tenants.json'), 'utf8'));
+    registry.tenants.push({ ...registry.tenants[0], displayName: 'Zweimal' });
+    const broken = join(root, 'tenants', `check-${Date.now()}.json`);
+    writeFileSync(broken, JSON.stringify(registry));
+    try {
+      const refused = await cli(['tenants', 'check', broken]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('tenant "demo", field subdomain: appears twice');
+    } finally {
+      rmSync(broken);
+    }
+  });
+
   it('creates codes into a CSV file with the URL a letter prints', async () => {
     const file = join(folder, 'codes.csv');
     // npm starts the script in apps/server and says in INIT_CWD where the user typed the command.

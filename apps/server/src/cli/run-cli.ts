@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MAX_CODES_PER_REQUEST } from '../admin/admin-schemas';
+import { DEFAULT_TENANTS_FILE } from '../config';
 import { AdminClient } from './admin-client';
+import { checkTenants } from './check-tenants';
 import { CliError, usageError } from './cli-error';
 import * as commands from './commands';
 import { USAGE } from './usage';
@@ -85,6 +87,12 @@ export async function runCli(
           before: integer(values.before, '--before'),
         });
         break;
+      case 'tenants check': {
+        // The file as the server reads it: TENANTS_FILE, else the repository's registry.
+        const file = rest.length > 0 ? single(rest, 'FILE') : (env.TENANTS_FILE ?? DEFAULT_TENANTS_FILE);
+        await checkTenants(output, resolve(env.INIT_CWD ?? process.cwd(), file));
+        break;
+      }
       case 'accounts unlock':
         noMore(rest);
         await commands.unlockAccount(client(), output, { email: required(values.email, '--email') });

@@ -1,4 +1,4 @@
-export const USAGE = `Concierge admin: registration codes, invitations, locked accounts and the audit log.
+export const USAGE = `Concierge admin: registration codes, invitations, locked accounts, the audit log and the tenant registry.
 
 Usage: npm run admin --workspace @concierge/server -- <command> [options]
 
@@ -19,6 +19,9 @@ Commands:
       Unlocks the account of E as a password reset would, without a new password: its failed
       sign-ins no longer count, and Concierge's lock and the provider's block are lifted. A block
       set in the provider's own admin stays. Unlocking an account that is not locked changes nothing.
+  tenants check [FILE]
+      Checks a tenant registry (default TENANTS_FILE, else the repository's) as the server does at
+      start: its fields, its cross-checks and the brand files beside it. Needs no server.
   audit list [--tenant T] [--limit N] [--before ID]
       Lists the changes made through the admin API, newest first (100 unless --limit says
       otherwise, at most 1000): when, which token (its fingerprint), what, and the outcome.
