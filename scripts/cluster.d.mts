@@ -24,6 +24,8 @@ export interface Cluster extends Stack {
   ports: ClusterPorts;
   instances: ClusterInstance[];
   balancer: { url: string; configFile: string; accessLog: string };
+  /** The tenant registry every instance reads (and watches: a change takes effect without a restart). */
+  tenantsFile: string;
   /**
    * Stops one instance with SIGTERM (it drains), starts it again (with `env` added to its
    * configuration from then on) and waits for its /readyz.

@@ -244,6 +244,7 @@ export async function startCluster(options = {}) {
     stop,
     children: [...backends.children, ...balancer.children],
     database: run.env.DATABASE_URL,
+    tenantsFile: run.env.TENANTS_FILE,
     instances: running,
     restartInstance,
     balancer: { url: urls.portal, configFile, accessLog: join(runDir, 'access.log') },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -683,4 +683,67 @@ describe('the webhook key rotated under load', () => {
         `${results.retried} delivered again, ${results.failed.length} never delivered`,
     );
   }, 240_000);
+});
+
+describe('a tenant added and a brand changed in the registry file', () => {
+  it('is served by every instance without a restart, failing no request', async () => {
+    const shipped = readFileSync(cluster.tenantsFile, 'utf8');
+    const results = { sent: 0, failed: [] as string[] };
+    let isLoading = true;
+    const worker = async (index: number) => {
+      for (let turn = index; isLoading; turn += 1) {
+        const path = turn % 2 === 0 ? '/login?subdomain=demo' : '/config.json';
+        results.sent += 1;
+        try {
+          const answer = await fetch(`${balancer}${path}`, { signal: AbortSignal.timeout(10_000) });
+          await answer.arrayBuffer();
+          if (answer.status !== 200) results.failed.push(`${path}: ${answer.status}`);
+        } catch (error) {
+          results.failed.push(`${path}: ${String(error)}`);
+        }
+      }
+    };
+    const workers = Array.from({ length: 4 }, (_unused, index) => worker(index));
+    try {
+      const registry = JSON.parse(shipped);
+      const r5 = registry.tenants.find((tenant: { subdomain: string }) => tenant.subdomain === 'r5');
+      registry.tenants.push({ ...r5, subdomain: 'neu', displayName: 'Neu Wohnen AG' });
+      registry.tenants.find(
+        (tenant: { subdomain: string }) => tenant.subdomain === 'demo',
+      ).brand.primaryColor = '#2b8a3e';
+      const changedAt = Date.now();
+      writeFileSync(cluster.tenantsFile, JSON.stringify(registry, null, 2));
+      const servedAfterMs = await Promise.all(
+        cluster.instances.map(async (instance) => {
+          await expect
+            .poll(
+              async () => {
+                const [page, design] = await Promise.all([
+                  fetch(`${instance.url}/password-set-success?subdomain=neu`).then((answer) => answer.text()),
+                  fetch(`${instance.url}/api/designs/demo`).then(
+                    (answer) => answer.json() as Promise<{ primaryColor?: string }>,
+                  ),
+                ]);
+                return page.includes('<title>') && page.includes('Neu Wohnen AG') && design.primaryColor;
+              },
+              { timeout: 10_000, interval: 100 },
+            )
+            .toBe('#2b8a3e');
+          return Date.now() - changedAt;
+        }),
+      );
+      isLoading = false;
+      await Promise.all(workers);
+      expect(results.failed).toEqual([]);
+      console.log(
+        `A tenant added and a brand changed in the registry file: served by each instance after ` +
+          `${servedAfterMs.map((ms) => `${ms} ms`).join(', ')}, without a restart; ` +
+          `${results.sent} requests through nginx meanwhile, ${results.failed.length} failed`,
+      );
+    } finally {
+      isLoading = false;
+      await Promise.all(workers);
+      writeFileSync(cluster.tenantsFile, shipped);
+    }
+  }, 60_000);
 });

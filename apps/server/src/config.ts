@@ -148,7 +148,7 @@ const VARIABLES: VariableDescriptions<typeof envSchema, 'CONCIERGE_DEV' | 'DATAB
   PROPERTY_PORTAL_CLIENT_ID:
     'the OIDC client id of the property portal (`propertyPortalClientId` in `/config.json`)',
   TENANTS_FILE:
-    "the tenant registry; its folder holds the tenants' logos and stylesheets ([Tenants and brands](tenants.md))",
+    "the tenant registry; its folder holds the tenants' logos and stylesheets; a changed file is loaded without a restart ([Tenants and brands](tenants.md))",
   PROVIDER_ADMIN_CLIENT_ID: "the server's client-credentials client at the provider, for its admin API",
   PROVIDER_ADMIN_CLIENT_SECRET: "that client's secret ([cidaas set-up](cidaas-setup.md))",
   WEBHOOK_API_KEY:

@@ -12,6 +12,7 @@ import { logStart } from './observability/start-line';
 import { ProviderClient } from './provider-client/provider-client';
 import { loadPortalBuild } from './ssr/portal-bundle';
 import { loadTenantRegistry } from './tenants/load-registry';
+import { watchTenantRegistry } from './tenants/watch-registry';
 
 // A configuration that is missing or weak stops the start with one message naming each variable.
 const config = (() => {
@@ -51,6 +52,13 @@ const app = await buildServer(config, {
 });
 log = app.log;
 logStart(app.log, { config, databaseUrl: databaseLocation.url, migrations: database.migrations });
+// A tenant added or a brand changed in the file takes effect without a restart.
+const stopWatchingTenants = await watchTenantRegistry(
+  registry,
+  config.tenantsFile,
+  { portalUrl: config.portalUrl },
+  app.log,
+);
 const stopHousekeeping = startHousekeeping(database.db, app.log, {
   sentMailRetentionDays: config.sentMailRetentionDays,
   auditRetentionDays: config.auditRetentionDays,
@@ -94,6 +102,7 @@ async function shutdown(signal: NodeJS.Signals) {
   await app.close();
   clearTimeout(deadline);
   await metricsServer?.close();
+  stopWatchingTenants();
   await stopHousekeeping();
   await database.close();
   process.exit(0);

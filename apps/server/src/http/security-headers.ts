@@ -40,7 +40,8 @@ const headerSets = new WeakMap<FastifyInstance, OutgoingHttpHeaders>();
 export async function securityHeaders(
   app: FastifyInstance,
   config: ServerConfig,
-  customerPortalOrigins: string[],
+  /** Asked per answer: a tenant added to the registry file counts at once (tenants/watch-registry.ts). */
+  customerPortalOrigins: () => string[],
 ) {
   const { providerUrl, runtime } = config;
   const options = {
@@ -53,7 +54,7 @@ export async function securityHeaders(
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],
         connectSrc: ["'self'", providerUrl, runtime.restApiBaseUrl],
-        formAction: ["'self'", providerUrl, ...customerPortalOrigins],
+        formAction: ["'self'", providerUrl, () => customerPortalOrigins().join(' ')],
         frameAncestors: ["'none'"],
         baseUri: ["'none'"],
         objectSrc: ["'none'"],

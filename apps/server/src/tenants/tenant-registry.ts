@@ -36,34 +36,54 @@ export interface TenantRegistryOptions {
 
 const ENVIRONMENT_LABEL = /^(dev|test|prod)\./;
 
+interface RegistryState {
+  file: RegistryFile;
+  /** Where the brand files are: the registry file's folder. */
+  folder: string;
+  entries: Map<string, TenantEntry>;
+  designs: Map<string, BrandDesign>;
+}
+
 /** The validated registry: lookups, brand designs and the files behind a brand. */
 export class TenantRegistry {
-  readonly #entries: Map<string, TenantEntry>;
-  readonly #designs = new Map<string, BrandDesign>();
+  /**
+   * What the registry file says, as one value: replaced whole when the file changes (replaceWith),
+   * so that a lookup never meets half an old file and half a new one.
+   */
+  #state: RegistryState;
   /** The portal's host without its environment label; undefined: hosts select nothing. */
   readonly #portalDomain: string | undefined;
 
-  constructor(
-    private readonly file: RegistryFile,
-    private readonly folder: string,
-    options: TenantRegistryOptions = {},
-  ) {
-    this.#entries = new Map(file.tenants.map((tenant) => [tenant.subdomain, tenant]));
+  constructor(file: RegistryFile, folder: string, options: TenantRegistryOptions = {}) {
+    this.#state = {
+      file,
+      folder,
+      entries: new Map(file.tenants.map((tenant) => [tenant.subdomain, tenant])),
+      designs: new Map(),
+    };
     this.#portalDomain = options.portalUrl
       ? new URL(options.portalUrl).hostname.toLowerCase().replace(ENVIRONMENT_LABEL, '')
       : undefined;
   }
 
+  /**
+   * From now on, what `next` read (the registry file changed: tenants/watch-registry.ts). Every
+   * lookup afterwards answers from it; the designs are made anew from it.
+   */
+  replaceWith(next: TenantRegistry): void {
+    this.#state = next.#state;
+  }
+
   get tenants(): TenantEntry[] {
-    return this.file.tenants;
+    return this.#state.file.tenants;
   }
 
   bySubdomain(subdomain: unknown): TenantEntry | undefined {
-    return isSubdomain(subdomain) ? this.#entries.get(subdomain) : undefined;
+    return isSubdomain(subdomain) ? this.#state.entries.get(subdomain) : undefined;
   }
 
   byClientId(clientId: string): TenantEntry | undefined {
-    return this.file.tenants.find((tenant) => tenant.clientId === clientId);
+    return this.#state.file.tenants.find((tenant) => tenant.clientId === clientId);
   }
 
   /** The tenant's client at the provider, as authz/generate needs it. */
@@ -72,7 +92,7 @@ export class TenantRegistry {
   }
 
   defaultFor(environment: Environment): TenantEntry {
-    return this.#entries.get(this.file.defaultTenants[environment])!;
+    return this.#state.entries.get(this.#state.file.defaultTenants[environment])!;
   }
 
   /**
@@ -121,9 +141,10 @@ export class TenantRegistry {
    */
   tenantsNamedBy(info: ClientInfo): TenantEntry[] {
     const { client_id: clientId, client_name: name } = info;
-    if (clientId !== undefined) return this.file.tenants.filter((tenant) => tenant.clientId === clientId);
+    if (clientId !== undefined)
+      return this.#state.file.tenants.filter((tenant) => tenant.clientId === clientId);
     if (name === undefined) return [];
-    return this.file.tenants.filter((tenant) =>
+    return this.#state.file.tenants.filter((tenant) =>
       tenant.clientName !== undefined
         ? tenant.clientName === name
         : tenant.displayName === name || tenant.clientId === name,
@@ -144,7 +165,7 @@ export class TenantRegistry {
   }
 
   design(entry: TenantEntry): BrandDesign {
-    const cached = this.#designs.get(entry.subdomain);
+    const cached = this.#state.designs.get(entry.subdomain);
     if (cached) return cached;
     const colors = deriveBrandColors(entry.brand.primaryColor);
     const query = `subdomain=${entry.subdomain}`;
@@ -162,21 +183,24 @@ export class TenantRegistry {
       logoUrl: `/logo/brand.jpg?${query}`,
       stylesheetUrl: entry.brand.stylesheet ? `/css/brand.css?${query}` : null,
     };
-    this.#designs.set(entry.subdomain, design);
+    this.#state.designs.set(entry.subdomain, design);
     return design;
   }
 
   logoFile(entry: TenantEntry): string {
-    return join(this.folder, entry.flags.useSpecialLogo ? this.file.specialLogo : entry.brand.logo);
+    return join(
+      this.#state.folder,
+      entry.flags.useSpecialLogo ? this.#state.file.specialLogo : entry.brand.logo,
+    );
   }
 
   stylesheetFile(entry: TenantEntry): string | undefined {
-    return entry.brand.stylesheet ? join(this.folder, entry.brand.stylesheet) : undefined;
+    return entry.brand.stylesheet ? join(this.#state.folder, entry.brand.stylesheet) : undefined;
   }
 
   /** Every customer portal origin: where the portal may send a browser, and where a login form's redirect may land. */
   portalOrigins(): string[] {
-    return [...new Set(this.file.tenants.map((tenant) => new URL(tenant.portalUrl).origin))];
+    return [...new Set(this.#state.file.tenants.map((tenant) => new URL(tenant.portalUrl).origin))];
   }
 }
 
