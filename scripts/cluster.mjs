@@ -163,8 +163,8 @@ export async function startCluster(options = {}) {
     run.env,
     options,
   );
-  /** Instances started again by restartInstance, stopped with the rest. */
-  const restarted = [];
+  /** Instances started again by restartInstance, by index: stopped with the rest. */
+  const restarted = new Map();
   // nginx's own directory: configuration, pid, access log and temporary files, removed on stop.
   const runDir = mkdtempSync(join(tmpdir(), 'concierge-nginx-'));
   // As root, nginx's workers run as another user, who must reach the temporary paths in here.
@@ -183,7 +183,7 @@ export async function startCluster(options = {}) {
   const stop = async () => {
     // nginx first, so that nothing new reaches the instances while they stop.
     await balancer?.stop();
-    await Promise.all(restarted.map((instance) => instance.stop()));
+    await Promise.all([...restarted.values()].map((instance) => instance.stop()));
     await backends.stop();
     await run.postgres?.stop();
     rmSync(runDir, { recursive: true, force: true });
@@ -233,8 +233,10 @@ export async function startCluster(options = {}) {
     }
     const spec = instanceProcesses[index];
     spec.env = { ...spec.env, ...env };
+    // The launch this replaces has exited: its stop only lets go of its exit listener.
+    await restarted.get(index)?.stop();
     const again = launch([spec], run.env, options);
-    restarted.push(again);
+    restarted.set(index, again);
     await again.ready;
     instance.child = again.children[0]?.child;
   }

@@ -112,7 +112,10 @@ export async function pageStateWithTenant(
       requestIdInUrl: requestId,
       // Sent back with an error, or asked again by the page itself: what was read before is not trusted.
       recheck: error !== undefined || pathname !== request.url.split('?', 1)[0],
-      client: registry.signInClientOf(registry.bySubdomain(state.tenant.subdomain)!),
+      // The page's tenant; the environment's default if a reload of the registry just removed it.
+      client: registry.signInClientOf(
+        registry.bySubdomain(state.tenant.subdomain) ?? registry.defaultFor(state.tenant.environment),
+      ),
       mayObtainFresh: () => context.mayObtainFreshRequest(request.ip),
     }),
     pageSignInRequests.tenantInfo(),
@@ -132,15 +135,14 @@ export async function pageStateWithTenant(
     if (!state.tenant.isRequested && named.length === 1) {
       state = pageStateFor(request, context, named[0]!.subdomain);
     }
-    const entry = registry.bySubdomain(state.tenant.subdomain)!;
-    if (!registry.isRequestOf(entry, signInRequest.clientInfo)) {
+    const entry = registry.bySubdomain(state.tenant.subdomain);
+    if (!entry || !registry.isRequestOf(entry, signInRequest.clientInfo)) {
       return { refusedRequestId: signInRequest.requestId };
     }
   }
   // Only a request id the provider confirmed is written down (tenants/sign-in-requests.ts); a fresh
-  // one is the page's tenant's by its making.
-  // Only to bring the brand back after a failed sign-in (which finds it by the client too): a page
-  // is not refused for it while the database is away.
+  // one is the page's tenant's by its making. It only brings the brand back after a failed sign-in
+  // (which finds it by the client too), so a page is not refused for it while the database is away.
   if (state.tenant.isRequested || outcome.isFresh) {
     await context.signInRequests.remember(signInRequest, state.tenant.subdomain).catch((error: unknown) => {
       request.log.warn({ err: error }, 'the sign-in request could not be written down');
