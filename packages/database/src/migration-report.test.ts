@@ -37,17 +37,48 @@ describe('the migration report of a start', () => {
     expect(await open(release1)).toEqual({
       applied: [],
       ran: ['0001_first', '0002_second'],
+      newer: [],
       tables: ['first', 'second'],
     });
     expect(await open(release1)).toEqual({
       applied: ['0001_first', '0002_second'],
       ran: [],
+      newer: [],
       tables: ['first', 'second'],
     });
     expect(await open(release2)).toEqual({
       applied: ['0001_first', '0002_second'],
       ran: ['0003_third'],
+      newer: [],
       tables: ['first', 'second', 'third'],
     });
+    // Rolled back: the older build starts on the newer schema, migrating nothing.
+    expect(await open(release1)).toEqual({
+      applied: ['0001_first', '0002_second'],
+      ran: [],
+      newer: ['0003_third'],
+      tables: ['first', 'second', 'third'],
+    });
+    // And forward again: nothing left to run.
+    expect(await open(release2)).toMatchObject({ ran: [], newer: [] });
+  });
+
+  it('still refuses a schema that lacks one of its own migrations in between', async () => {
+    const gap = { '0001_first': migration('gap_first'), '0005_later': migration('gap_later') };
+    const opened = await openDatabase({
+      location: { kind: 'postgres', url: throwAway.url },
+      schema: 'gapped',
+      migrations: gap,
+    });
+    await opened.close();
+    const withOneBetween = { ...gap, '0003_between': migration('gap_between') };
+    const unknownLast = { '0001_first': gap['0001_first'], '0003_between': withOneBetween['0003_between'] };
+    await expect(
+      openDatabase({
+        location: { kind: 'postgres', url: throwAway.url },
+        schema: 'gapped',
+        migrations: unknownLast,
+      }),
+    ).rejects.toThrow();
   });
 });

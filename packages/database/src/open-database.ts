@@ -30,6 +30,12 @@ export interface MigrationReport {
   applied: string[];
   /** Run by this start. */
   ran: string[];
+  /**
+   * Applied by a newer build, unknown to this one: it started without migrating (a rollback, or an
+   * older instance restarting during a rollout). Migrations only add, so the older build works on
+   * the newer schema (docs/operations.md, "Upgrading").
+   */
+  newer: string[];
 }
 
 export interface Database<DB> {
@@ -101,6 +107,8 @@ async function migrateUnderLock<DB>(
     const applied = (await migrator.getMigrations())
       .filter((migration) => migration.executedAt !== undefined)
       .map((migration) => migration.name);
+    const newer = await newerMigrations(connection, schema, Object.keys(migrations));
+    if (newer.length > 0) return { applied, ran: [], newer };
     const { error, results } = await migrator.migrateToLatest();
     if (error) {
       const failed = results?.find((result) => result.status === 'Error')?.migrationName;
@@ -111,12 +119,39 @@ async function migrateUnderLock<DB>(
     const ran = (results ?? [])
       .filter((result) => result.status === 'Success')
       .map((result) => result.migrationName);
-    return { applied, ran };
+    return { applied, ran, newer: [] };
   } finally {
     await sql`select pg_advisory_unlock(${MIGRATION_LOCK_CLASS}, hashtext(${schema}))`.execute(connection);
     // Back to the pool's statement timeout (a connection parameter, which RESET returns to).
     await sql`reset statement_timeout`.execute(connection);
   }
+}
+
+/**
+ * The migrations a newer build applied to the schema, which this build does not know. Kysely
+ * refuses to start then ("corrupted migrations"), which would rule out a rollback and an old
+ * instance restarting during a rollout. They are accepted only as a newer build leaves them: every
+ * migration of this build applied, the unknown ones all after them. Anything else (one of this
+ * build's missing in between) is refused as before, by Kysely.
+ */
+async function newerMigrations<DB>(
+  connection: Kysely<DB>,
+  schema: string,
+  known: string[],
+): Promise<string[]> {
+  const table = `${schema}.kysely_migration`;
+  const { rows: exists } = await sql<{ found: string | null }>`select to_regclass(${table}) as found`.execute(
+    connection,
+  );
+  if (!exists[0]?.found) return [];
+  const { rows } = await sql<{ name: string }>`
+    select name from ${sql.id(schema, 'kysely_migration')} order by name`.execute(connection);
+  const executed = rows.map((row) => row.name);
+  const unknown = executed.filter((name) => !known.includes(name));
+  const newest = [...known].sort().at(-1) ?? '';
+  const isNewerBuilds =
+    known.every((name) => executed.includes(name)) && unknown.every((name) => name > newest);
+  return unknown.length > 0 && isNewerBuilds ? unknown : [];
 }
 
 /** Connections per process at most (docs/operations.md, "PostgreSQL: pool and outages"). */

@@ -77,7 +77,7 @@ beforeAll(async () => {
       mail: { ...server.config.mail, smtpUrl: `smtps://mailer:${SMTP_PASSWORD}@relay.test:465` },
     },
     databaseUrl: `postgres://concierge:${DATABASE_PASSWORD}@db.test:5432/concierge?sslpassword=${DATABASE_KEY_PASSWORD}`,
-    migrations: { applied: ['0001_rate_limits'], ran: ['0100_registration'] },
+    migrations: { applied: ['0001_rate_limits'], ran: ['0100_registration'], newer: [] },
   });
   await server.app.listen({ host: '127.0.0.1', port });
 }, 120_000);
@@ -280,7 +280,7 @@ describe('the logs of the server and the embedded provider', () => {
       level: 30,
       msg: 'starting; migrations run now: 0100_registration',
       build: { version: expect.stringMatching(/^\d+\.\d+\.\d+/), commit: 'unknown', node: process.version },
-      migrations: { applied: ['0001_rate_limits'], ran: ['0100_registration'] },
+      migrations: { applied: ['0001_rate_limits'], ran: ['0100_registration'], newer: [] },
       config: {
         portalUrl: PORTAL,
         providerAdmin: { clientId: server.config.providerAdmin.clientId, clientSecret: '***' },

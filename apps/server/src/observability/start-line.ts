@@ -23,8 +23,14 @@ export function logStart(log: FastifyBaseLogger, { config, databaseUrl, migratio
       migrations,
       config: { ...loggableConfig(config), databaseUrl: withoutPassword(databaseUrl) },
     },
-    migrations.ran.length > 0
-      ? `starting; migrations run now: ${migrations.ran.join(', ')}`
-      : 'starting; no migration to run',
+    startMessage(migrations),
   );
+}
+
+function startMessage({ ran, newer }: MigrationReport): string {
+  if (newer.length > 0) {
+    // A rollback, or an older instance during a rollout: it works on the newer schema (migrations add).
+    return `starting without migrating: the schema has migrations of a newer build (${newer.join(', ')})`;
+  }
+  return ran.length > 0 ? `starting; migrations run now: ${ran.join(', ')}` : 'starting; no migration to run';
 }
