@@ -4,7 +4,11 @@ import type { ProviderResult } from '../provider-client/provider-result';
 import type { SignInClient } from '../provider-client/sign-in-requests';
 
 export interface PageSignInRequestOptions {
-  /** A page waits no longer for the provider; without an answer it says the provider is away. */
+  /**
+   * A page waits no longer for each of its provider calls; without an answer it says the provider is
+   * away (and, with its script, asks once more after load). Generous: cidaas answers in a fraction of
+   * this, and a busy moment must not read as an outage.
+   */
   timeoutMs?: number;
 }
 
@@ -58,7 +62,7 @@ export class PageSignInRequests {
     private readonly provider: ProviderClient,
     options: PageSignInRequestOptions = {},
   ) {
-    this.#timeoutMs = options.timeoutMs ?? 1500;
+    this.#timeoutMs = options.timeoutMs ?? 3000;
   }
 
   async forPage({

@@ -340,6 +340,21 @@ describe('the sign-in request behind the page', () => {
     expect(providerCalls(fetchMock)).toEqual([]);
   });
 
+  it('asks once more after load when it was rendered with the provider away, and drops the notice when it is back', async () => {
+    stubFetch({
+      ...provider,
+      '/sign-in-request.json': () => ({ signInRequest: { requestId: 'back-again', clientInfo: {} } }),
+    });
+    const { container } = await renderPage('/login?subdomain=demo', 'de', testTenant, {
+      notice: 'provider_unreachable',
+    });
+    await waitFor(() => expect(container.querySelector('input[name="requestId"]')).toHaveValue('back-again'));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(container.querySelector('form')!.getAttribute('action')).toBe(
+      'http://provider.test/login-srv/login',
+    );
+  });
+
   it('says that nothing was sent when the server got the form while the provider was away', async () => {
     stubFetch(provider);
     await renderPage('/login?subdomain=demo&error=not_sent&username=anna%40example.ch', 'fr');
