@@ -290,6 +290,36 @@ describe('what the instances share in PostgreSQL', () => {
   });
 });
 
+/** Four clients taking turns through `paths` via nginx until stopped; any answer but 200 fails. */
+function loadThroughNginx(paths: string[]) {
+  const results = { sent: 0, failed: [] as string[] };
+  let isLoading = true;
+  const client = async (index: number) => {
+    for (let turn = index; isLoading; turn += 1) {
+      const path = paths[turn % paths.length]!;
+      results.sent += 1;
+      try {
+        const answer = await fetch(`${balancer}${path}`, {
+          headers: { accept: 'text/html' },
+          signal: AbortSignal.timeout(10_000),
+        });
+        await answer.arrayBuffer();
+        if (answer.status !== 200) results.failed.push(`${path}: ${answer.status}`);
+      } catch (error) {
+        results.failed.push(`${path}: ${String(error)}`);
+      }
+    }
+  };
+  const clients = Array.from({ length: 4 }, (_unused, index) => client(index));
+  return {
+    results,
+    async stop() {
+      isLoading = false;
+      await Promise.all(clients);
+    },
+  };
+}
+
 interface Probe {
   at: number;
   kind: 'page' | 'page without database' | 'write' | 'readiness';
@@ -456,24 +486,6 @@ describe(`an instance stopped (SIGTERM) during ${LOAD_SECONDS} s of load through
     const victim = cluster.instances[1]!;
     const child = victim.child!;
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const results = { sent: 0, failed: [] as string[] };
-    let isLoading = true;
-    const worker = async (index: number) => {
-      for (let turn = index; isLoading; turn += 1) {
-        const path = turn % 2 === 0 ? '/login?subdomain=demo' : '/readyz';
-        results.sent += 1;
-        try {
-          const answer = await fetch(`${balancer}${path}`, {
-            headers: { accept: 'text/html' },
-            signal: AbortSignal.timeout(10_000),
-          });
-          await answer.arrayBuffer();
-          if (answer.status !== 200) results.failed.push(`${path}: ${answer.status}`);
-        } catch (error) {
-          results.failed.push(`${path}: ${String(error)}`);
-        }
-      }
-    };
     // The instance seen directly: when its readiness turns, that it still answers pages then, and
     // when it stops listening.
     const seen = { notReadyAt: 0, answeredWhileDraining: 0, refusedAt: 0 };
@@ -503,7 +515,8 @@ describe(`an instance stopped (SIGTERM) during ${LOAD_SECONDS} s of load through
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     })();
-    const workers = Array.from({ length: 4 }, (_unused, index) => worker(index));
+    const load = loadThroughNginx(['/login?subdomain=demo', '/readyz']);
+    const { results } = load;
     await new Promise((resolve) => setTimeout(resolve, LOAD_SECONDS * 300));
     sigtermAt = Date.now();
     child.kill('SIGTERM');
@@ -513,8 +526,7 @@ describe(`an instance stopped (SIGTERM) during ${LOAD_SECONDS} s of load through
     await new Promise((resolve) =>
       setTimeout(resolve, Math.max(0, sigtermAt + LOAD_SECONDS * 700 - Date.now())),
     );
-    isLoading = false;
-    await Promise.all(workers);
+    await load.stop();
 
     expect(exitCode).toBe(0);
     expect(results.failed).toEqual([]);
@@ -557,26 +569,13 @@ describe('a rolling restart of every instance', () => {
     const thirdExited = new Promise((resolve) => stopped.once('exit', resolve));
     stopped.kill('SIGTERM');
     await thirdExited;
-    const results = { sent: 0, failed: [] as string[] };
-    let isLoading = true;
-    const paths = ['/login?subdomain=demo', '/config.json', '/register?subdomain=r5', '/readyz'];
-    const worker = async (index: number) => {
-      for (let turn = index; isLoading; turn += 1) {
-        const path = paths[turn % paths.length]!;
-        results.sent += 1;
-        try {
-          const answer = await fetch(`${balancer}${path}`, {
-            headers: { accept: 'text/html' },
-            signal: AbortSignal.timeout(10_000),
-          });
-          await answer.arrayBuffer();
-          if (answer.status !== 200) results.failed.push(`${path}: ${answer.status}`);
-        } catch (error) {
-          results.failed.push(`${path}: ${String(error)}`);
-        }
-      }
-    };
-    const workers = Array.from({ length: 4 }, (_unused, index) => worker(index));
+    const load = loadThroughNginx([
+      '/login?subdomain=demo',
+      '/config.json',
+      '/register?subdomain=r5',
+      '/readyz',
+    ]);
+    const { results } = load;
     const startedAt = Date.now();
     const restartMs: number[] = [];
     // The recipe of docs/operations.md: one instance at a time — SIGTERM, its exit, the new one's
@@ -587,8 +586,7 @@ describe('a rolling restart of every instance', () => {
       restartMs.push(Date.now() - restartAt);
       await new Promise((resolve) => setTimeout(resolve, NGINX_FAIL_TIMEOUT_SECONDS * 1000));
     }
-    isLoading = false;
-    await Promise.all(workers);
+    await load.stop();
     await cluster.restartInstance(third);
 
     expect(results.failed).toEqual([]);
@@ -688,22 +686,8 @@ describe('the webhook key rotated under load', () => {
 describe('a tenant added and a brand changed in the registry file', () => {
   it('is served by every instance without a restart, failing no request', async () => {
     const shipped = readFileSync(cluster.tenantsFile, 'utf8');
-    const results = { sent: 0, failed: [] as string[] };
-    let isLoading = true;
-    const worker = async (index: number) => {
-      for (let turn = index; isLoading; turn += 1) {
-        const path = turn % 2 === 0 ? '/login?subdomain=demo' : '/config.json';
-        results.sent += 1;
-        try {
-          const answer = await fetch(`${balancer}${path}`, { signal: AbortSignal.timeout(10_000) });
-          await answer.arrayBuffer();
-          if (answer.status !== 200) results.failed.push(`${path}: ${answer.status}`);
-        } catch (error) {
-          results.failed.push(`${path}: ${String(error)}`);
-        }
-      }
-    };
-    const workers = Array.from({ length: 4 }, (_unused, index) => worker(index));
+    const load = loadThroughNginx(['/login?subdomain=demo', '/config.json']);
+    const { results } = load;
     try {
       const registry = JSON.parse(shipped);
       const r5 = registry.tenants.find((tenant: { subdomain: string }) => tenant.subdomain === 'r5');
@@ -732,8 +716,7 @@ describe('a tenant added and a brand changed in the registry file', () => {
           return Date.now() - changedAt;
         }),
       );
-      isLoading = false;
-      await Promise.all(workers);
+      await load.stop();
       expect(results.failed).toEqual([]);
       console.log(
         `A tenant added and a brand changed in the registry file: served by each instance after ` +
@@ -741,8 +724,7 @@ describe('a tenant added and a brand changed in the registry file', () => {
           `${results.sent} requests through nginx meanwhile, ${results.failed.length} failed`,
       );
     } finally {
-      isLoading = false;
-      await Promise.all(workers);
+      await load.stop();
       writeFileSync(cluster.tenantsFile, shipped);
     }
   }, 60_000);
