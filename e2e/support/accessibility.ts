@@ -97,9 +97,9 @@ export async function expectNoAxeViolationsWithoutScript(page: Page, where: stri
     document.write(document_);
     document.close();
     // axe reads colours as painted: every stylesheet and image of the document has loaded first.
-    const pending = [
-      ...document.querySelectorAll<HTMLLinkElement | HTMLImageElement>('link[rel="stylesheet"], img'),
-    ]
+    const pending = Array.from(
+      document.querySelectorAll<HTMLLinkElement | HTMLImageElement>('link[rel="stylesheet"], img'),
+    )
       .filter((element) => (element instanceof HTMLLinkElement ? !element.sheet : !element.complete))
       .map(
         (element) =>
