@@ -1,12 +1,12 @@
 import type { PortalPageRoute } from '@concierge/contracts';
 import type { ComponentType } from 'react';
-import type { MessageKey, MessageNamespace } from '../i18n/translator';
+import type { MessageNamespace, PlainMessageKey } from '../i18n/translator';
 import { type LazyPage, lazyPage } from './lazy-page';
 
 export interface PageRoute extends PortalPageRoute {
   page: LazyPage;
   /** The page title's translation key: the server puts it into <title> before anything runs. */
-  titleKey: MessageKey;
+  titleKey: PlainMessageKey;
   /** The dictionary parts the page needs; the server inlines only these, the browser loads the rest on demand. */
   messages: MessageNamespace[];
 }

@@ -1,10 +1,10 @@
 import { FORM_TOKEN_FIELD } from '@concierge/contracts';
 import { Stack } from '@mantine/core';
 import type { FormEvent, ReactNode } from 'react';
+import type { ErrorTextKey } from '../config/durations';
 import { useErrorText } from '../config/durations';
 import { useFormToken } from '../config/posted-form';
 import type { PortalFormState } from '../hooks/use-portal-form';
-import type { MessageKey } from '../i18n/translator';
 import { ErrorSummary } from './ErrorSummary';
 import { ErrorMessage } from './Feedback';
 
@@ -13,7 +13,7 @@ interface PageFormProps {
   /** The submit (hooks/use-submit.ts): its handler, and the call's refusal shown above the inputs. */
   submit: {
     onSubmit: (event: FormEvent<HTMLFormElement>) => void;
-    error?: MessageKey | null;
+    error?: ErrorTextKey | null;
     isFailed?: boolean;
     retryAfterSeconds?: number;
   };

@@ -1,5 +1,5 @@
 import { formatLifetime, formatWait, type Language } from '@concierge/contracts';
-import type { MessageKey } from '../i18n/translator';
+import type { MessageKey, PlainMessageKey } from '../i18n/translator';
 import { useTranslation } from '../i18n/use-translation';
 import { useRuntimeConfig } from './runtime-config';
 
@@ -38,16 +38,21 @@ export function tooManyRequestsMessageValues(
 
 const TOO_MANY_REQUESTS = /(^|\.)too_many_requests$/;
 
+type TooManyRequestsKey = Extract<MessageKey, `${string}too_many_requests`>;
+/** What a form's error may say: a text that needs no value, or one that says how long to wait. */
+export type ErrorTextKey = PlainMessageKey | TooManyRequestsKey;
+const saysHowLongToWait = (key: ErrorTextKey): key is TooManyRequestsKey => TOO_MANY_REQUESTS.test(key);
+
 /**
  * The text of a form's error: a `…too_many_requests` key says the real wait, from the answer's
  * Retry-After (PortalApiResult `retryAfterSeconds`, or the form outcome's without JavaScript); when
  * the wait is unknown (an `error` in the address, an answer without the header) it says "later"
  * (`common.tooManyRequests`) rather than a number nothing enforces. Any other key: its text.
  */
-export function useErrorText(): (key: MessageKey, retryAfterSeconds?: number) => string {
+export function useErrorText(): (key: ErrorTextKey, retryAfterSeconds?: number) => string {
   const { t, language } = useTranslation();
   return (key, retryAfterSeconds) => {
-    if (!TOO_MANY_REQUESTS.test(key)) return t(key);
+    if (!saysHowLongToWait(key)) return t(key);
     if (retryAfterSeconds === undefined || !Number.isFinite(retryAfterSeconds))
       return t('common.tooManyRequests');
     return t(key, tooManyRequestsMessageValues(retryAfterSeconds, language));

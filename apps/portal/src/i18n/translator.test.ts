@@ -1,7 +1,7 @@
 import { LANGUAGES, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@concierge/contracts';
 import { describe, expect, it } from 'vitest';
 import { locales } from './resources';
-import { createTranslator, type MessageKey } from './translator';
+import { createTranslator, type PlainMessageKey } from './translator';
 
 describe('createTranslator', () => {
   const page = { common: locales.fr.common, login: locales.fr.login };
@@ -16,15 +16,20 @@ describe('createTranslator', () => {
   it('gives the key itself for a text the page lacks or a part that is not a text', () => {
     const { t } = createTranslator('fr', page);
     expect(t('register.title')).toBe('register.title');
-    expect(t('login' as MessageKey)).toBe('login');
-    expect(t('login.title.more' as MessageKey)).toBe('login.title.more');
-    expect(t('constructor' as MessageKey)).toBe('constructor');
+    expect(t('login' as PlainMessageKey)).toBe('login');
+    expect(t('login.title.more' as PlainMessageKey)).toBe('login.title.more');
+    expect(t('constructor' as PlainMessageKey)).toBe('constructor');
   });
 
   it('refuses a placeholder without a value rather than show {{title}}, and so does the typecheck', () => {
     const { t } = createTranslator('fr', page);
     // @ts-expect-error the text needs {{title}}: a caller without it does not compile.
     expect(() => t('common.errorTitle', {})).toThrow('{{title}}');
+    // A key chosen at run time needs what any of its texts needs.
+    const chosen = (isLocked: boolean): 'common.errorTitle' | 'login.title' =>
+      isLocked ? 'common.errorTitle' : 'login.title';
+    // @ts-expect-error one of the two texts needs {{title}}
+    expect(() => t(chosen(true))).toThrow('{{title}}');
   });
 
   it.each(LANGUAGES)(

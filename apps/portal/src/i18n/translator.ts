@@ -34,9 +34,15 @@ type KeysOf<T, Prefix extends string = ''> = {
  * each of its placeholders, so that a caller who forgets one fails the typecheck instead of the
  * page's render. A union of keys (a page's error messages) asks for what any of them may need.
  */
-export type PlaceholderArguments<K extends MessageKey> = K extends keyof MessagePlaceholders
-  ? [values: Readonly<Record<MessagePlaceholders[K], string | number>>]
-  : [values?: PlaceholderValues];
+export type PlaceholderArguments<K extends MessageKey> = [NeededPlaceholders<K>] extends [never]
+  ? [values?: PlaceholderValues]
+  : [values: Readonly<Record<NeededPlaceholders<K>, string | number>>];
+
+/** A text that needs no value from its caller: what a key chosen at run time must be. */
+export type PlainMessageKey = Exclude<MessageKey, keyof MessagePlaceholders>;
+
+/** Every placeholder any of the keys needs (distributed over a union of keys; none: never). */
+type NeededPlaceholders<K> = K extends keyof MessagePlaceholders ? MessagePlaceholders[K] : never;
 
 /** A top-level part of the dictionary; a page gets only the parts it uses (and `common`). */
 export type MessageNamespace = Exclude<keyof Messages, 'common'>;
@@ -73,7 +79,7 @@ export function createTranslator(language: Language, messages: Partial<Messages>
       const withRules = text.replace(RULE_PLACEHOLDER, (_placeholder, name: keyof typeof RULE_PLACEHOLDERS) =>
         String(RULE_PLACEHOLDERS[name]),
       );
-      return values ? fillPlaceholders(withRules, values) : withRules;
+      return fillPlaceholders(withRules, values ?? {});
     },
     has: (namespace) => Object.hasOwn(dictionary, namespace),
     add: (parts) => Object.assign(dictionary, parts),
