@@ -40,15 +40,48 @@ afterEach(() => {
 });
 
 describe('the start script', () => {
-  it('starts nothing before load, and the entry with its chunks only after the frame after load', async () => {
+  it('starts nothing before load, and the entry with its chunks only frames after load', async () => {
     setVisibility('visible');
     await import('./start-scripts');
     expect(startedScripts()).toEqual({ entry: [], preloads: [] });
     window.dispatchEvent(new Event('load'));
-    // The logo is painted in the frame after load: nothing is asked for before that frame.
+    // The logo is painted in a frame after load: nothing is asked for before it can be shown.
+    vi.advanceTimersToNextFrame();
     expect(startedScripts()).toEqual({ entry: [], preloads: [] });
     vi.runAllTimers();
     expect(startedScripts()).toEqual({ entry: [ENTRY], preloads: PRELOADS });
+  });
+
+  it('starts once the browser reports a largest paint after load, not one from before it', async () => {
+    setVisibility('visible');
+    let report: (entries: { startTime: number }[]) => void = () => undefined;
+    vi.stubGlobal(
+      'PerformanceObserver',
+      Object.assign(
+        class {
+          constructor(callback: (list: { getEntries: () => { startTime: number }[] }) => void) {
+            report = (entries) => callback({ getEntries: () => entries });
+          }
+          observe() {}
+          disconnect() {}
+        },
+        { supportedEntryTypes: ['largest-contentful-paint'] },
+      ),
+    );
+    try {
+      await import('./start-scripts');
+      const loadedAt = performance.now();
+      window.dispatchEvent(new Event('load'));
+      report([{ startTime: loadedAt - 5 }]);
+      expect(startedScripts()).toEqual({ entry: [], preloads: [] });
+      report([{ startTime: loadedAt + 16 }]);
+      expect(startedScripts()).toEqual({ entry: [ENTRY], preloads: PRELOADS });
+      // Started once, though the frames still come.
+      vi.runAllTimers();
+      expect(startedScripts().entry).toEqual([ENTRY]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('starts at once on load in a hidden tab, which paints no frame', async () => {
