@@ -21,8 +21,9 @@ import { answerFrameworkError, installSafeTextGuard } from './http/safe-text-gua
 import { ASSETS_PREFIX, securityHeaders, securityHeadersOf } from './http/security-headers';
 import type { MailTransport } from './mail/mail-transport';
 import { buildInfoOf } from './observability/build-info';
-import { installServerRequestLog, serverLoggerOptions } from './observability/logging';
+import { installServerRequestLog, PROBES, serverLoggerOptions } from './observability/logging';
 import { ServerMetrics } from './observability/metrics';
+import type { Tracing } from './observability/tracing';
 import type { ProviderClient } from './provider-client/provider-client';
 import { invitationOnArrival } from './registration/invitation-on-arrival';
 import { ADMIN_API_PREFIX, adminRoutes } from './routes/admin';
@@ -59,6 +60,11 @@ export interface ServerDependencies {
   metrics?: ServerMetrics;
   /** Where log lines go instead of standard output (tests). */
   logStream?: LogSettings['stream'];
+  /**
+   * OpenTelemetry traces: a span per request (the database and the provider client get the same
+   * object, for theirs); unset, the server makes none and installs no hook for them.
+   */
+  tracing?: Tracing;
 }
 
 /** The whole server as one Fastify instance, built from its parts; tests drive it with inject(). */
@@ -94,6 +100,8 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
   });
   // First of the hooks: every answer carries the id of its log line, also one a guard gives early.
   installRequestId(app);
+  // Next: the request's span is the active context for every later hook, the handler and its calls.
+  deps.tracing?.installRequestSpans(app, { skipRoutes: PROBES });
   const metrics = deps.metrics ?? new ServerMetrics();
   metrics.setBuild(buildInfoOf(config.buildCommit));
   metrics.log = app.log;

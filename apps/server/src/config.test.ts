@@ -128,6 +128,27 @@ describe('loadConfig', () => {
     ).toThrow(/WEBHOOK_API_KEY: each must be at least 16 characters/);
   });
 
+  it('traces only with an OTLP endpoint: the traces’ own as it is, else the general one’s /v1/traces', () => {
+    expect(loadConfig({ ...DEPLOYMENT, OTEL_SERVICE_NAME: 'named' }).tracing).toBeUndefined();
+    expect(
+      loadConfig({ ...DEPLOYMENT, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing,
+    ).toEqual({
+      tracesEndpoint: 'http://collector:4318/v1/traces',
+      serviceName: 'concierge-server',
+    });
+    expect(
+      loadConfig({
+        ...DEPLOYMENT,
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example.ch/ingest',
+        OTEL_SERVICE_NAME: 'login-zurich',
+      }).tracing,
+    ).toEqual({ tracesEndpoint: 'https://traces.example.ch/ingest', serviceName: 'login-zurich' });
+    expect(() => loadConfig({ ...DEPLOYMENT, OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT: must be an http\(s\) URL/,
+    );
+  });
+
   it('refuses a development switch it does not understand', () => {
     expect(() => loadConfig({ ...DEPLOYMENT, CONCIERGE_DEV: 'yes' })).toThrow(
       /CONCIERGE_DEV: must be true or false/,

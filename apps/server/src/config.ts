@@ -30,6 +30,9 @@ function splitSecrets(value: string): string[] {
   return value.split(',').map((secret) => secret.trim());
 }
 
+/** An http(s) URL kept as given (a collector's endpoint). */
+const httpUrl = z.url().refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) URL');
+
 /** The repository's tenant registry: TENANTS_FILE's default (also the CLI's `tenants check`). */
 export const DEFAULT_TENANTS_FILE = fileURLToPath(new URL('../../../tenants/tenants.json', import.meta.url));
 
@@ -118,6 +121,13 @@ const envSchema = z.object({
   /** How long housekeeping keeps a row of the admin actions' audit log (admin/audit-log.ts). */
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
   BUILD_COMMIT: z.string().max(100).default('unknown'),
+  /**
+   * OpenTelemetry traces (observability/tracing.ts), by the standard variables: off unless an
+   * endpoint is set. The signal's own endpoint is taken as it is, the general one gets `/v1/traces`.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl.optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).max(200).default('concierge-server'),
 });
 
 /**
@@ -196,6 +206,17 @@ const VARIABLES: VariableDescriptions<typeof envSchema, 'CONCIERGE_DEV' | 'DATAB
     "how long housekeeping keeps a row of the admin API's audit log, 1 to 3650 days ([Audit log](#audit-log-of-the-admin-api))",
   BUILD_COMMIT:
     'the commit the build was made from, set by whoever builds a release: `concierge_build_info` and the start line ([Logs](#logs))',
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    description:
+      "the OpenTelemetry collector's OTLP/HTTP base URL (e.g. `http://otel-collector:4318`); traces go to its `/v1/traces`. Unset, with the next one unset too: no tracing at all ([Traces](#traces))",
+    shownDefault: 'off',
+  },
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {
+    description:
+      'the full URL traces go to instead, taken as it is (e.g. `http://otel-collector:4318/v1/traces`)',
+    shownDefault: 'off',
+  },
+  OTEL_SERVICE_NAME: "`service.name` of the traces (`service.version` is the server package's version)",
 };
 
 export interface ServerConfig {
@@ -232,6 +253,8 @@ export interface ServerConfig {
   auditRetentionDays: number;
   /** The commit of this build (BUILD_COMMIT), `unknown` when the build named none. */
   buildCommit: string;
+  /** Where traces go (OTLP/HTTP) and the service's name in them; undefined: no tracing. */
+  tracing: { tracesEndpoint: string; serviceName: string } | undefined;
   /** Where /metrics listens, apart from the public port; undefined: nowhere. */
   metrics: { host: string; port: number } | undefined;
   /** Timeout, retries and circuit breaker of every provider call (provider-client/provider-http.ts). */
@@ -377,6 +400,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     sentMailRetentionDays: values.SENT_MAIL_RETENTION_DAYS,
     auditRetentionDays: values.AUDIT_RETENTION_DAYS,
     buildCommit: values.BUILD_COMMIT,
+    tracing: tracingOf(values),
     metrics:
       values.METRICS_PORT === undefined
         ? undefined
@@ -392,6 +416,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       },
     },
   };
+}
+
+/**
+ * The traces' endpoint as the OTLP exporter specification reads the variables: the signal's own
+ * (`…_TRACES_ENDPOINT`) as it is, else the general one with `v1/traces` appended.
+ */
+function tracingOf(values: z.infer<typeof envSchema>): ServerConfig['tracing'] {
+  const general = values.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const tracesEndpoint =
+    values.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+    (general === undefined ? undefined : `${general.replace(/\/+$/, '')}/v1/traces`);
+  return tracesEndpoint === undefined ? undefined : { tracesEndpoint, serviceName: values.OTEL_SERVICE_NAME };
 }
 
 const TRUST_WORDS: Record<string, boolean> = {

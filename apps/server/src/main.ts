@@ -7,8 +7,10 @@ import { migrations, SERVER_SCHEMA } from './db/migrations';
 import type { ServerTables } from './db/schema';
 import { startHousekeeping } from './housekeeping';
 import { createMailTransport } from './mail/mail-transport';
+import { buildInfoOf } from './observability/build-info';
 import { ServerMetrics } from './observability/metrics';
 import { logStart } from './observability/start-line';
+import { tracingToCollector } from './observability/tracing';
 import { ProviderClient } from './provider-client/provider-client';
 import { loadPortalBuild } from './ssr/portal-bundle';
 import { loadTenantRegistry } from './tenants/load-registry';
@@ -25,8 +27,17 @@ const config = (() => {
 })();
 const registry = await loadTenantRegistry(config.tenantsFile, { portalUrl: config.portalUrl });
 const portal = await loadPortalBuild(config.portalDistDir);
-// The pool reports a broken idle connection (PostgreSQL restarted) before the app's logger exists.
+// The pool reports a broken idle connection (PostgreSQL restarted), and the traces' exporter a
+// collector that refuses them, also before the app's logger exists.
 let log: FastifyBaseLogger | undefined;
+// OpenTelemetry traces, only when a collector is configured (docs/operations.md, "Traces"): the
+// requests, their statements and their provider calls, each made where that protocol is handled.
+const tracing = config.tracing
+  ? await tracingToCollector(config.tracing, {
+      serviceVersion: buildInfoOf(config.buildCommit).version,
+      log: () => log,
+    })
+  : undefined;
 const databaseLocation = databaseLocationFromEnv();
 const database = await openDatabase<ServerTables>({
   location: databaseLocation,
@@ -34,6 +45,7 @@ const database = await openDatabase<ServerTables>({
   migrations,
   onConnectionError: (error) =>
     log?.warn({ err: loggableError(error) }, 'database connection lost; the next query opens a new one'),
+  log: tracing?.statementLog,
 });
 const metrics = new ServerMetrics();
 const provider = new ProviderClient({
@@ -41,6 +53,7 @@ const provider = new ProviderClient({
   ...config.providerAdmin,
   ...config.providerCalls,
   observer: metrics.providerCallObserver,
+  tracing,
 });
 const app = await buildServer(config, {
   db: database.db,
@@ -49,6 +62,7 @@ const app = await buildServer(config, {
   provider,
   mailTransport: createMailTransport(config.mail),
   metrics,
+  tracing,
 });
 log = app.log;
 logStart(app.log, { config, databaseUrl: databaseLocation.url, migrations: database.migrations });
@@ -66,6 +80,8 @@ const stopHousekeeping = startHousekeeping(database.db, app.log, {
 
 // After the drain, how long requests still under way may take before their connections are cut.
 const CLOSE_DEADLINE_MS = 10_000;
+// How long the last spans may take to reach the collector; an unreachable one does not hold the exit.
+const TRACE_FLUSH_DEADLINE_MS = 5000;
 // Declared before the signal handlers: a signal may come while the server is still starting.
 let metricsServer: MetricsServer | undefined;
 let isShuttingDown = false;
@@ -105,6 +121,13 @@ async function shutdown(signal: NodeJS.Signals) {
   stopWatchingTenants();
   await stopHousekeeping();
   await database.close();
+  // Last, when every request's span has ended: what is still queued goes to the collector.
+  if (tracing) {
+    await Promise.race([
+      tracing.shutdown().catch(() => undefined),
+      new Promise((resolve) => setTimeout(resolve, TRACE_FLUSH_DEADLINE_MS).unref()),
+    ]);
+  }
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,4 +1,4 @@
-export type { Generated, Insertable, Kysely, Migration, Selectable, Updateable } from 'kysely';
+export type { Generated, Insertable, Kysely, LogEvent, Migration, Selectable, Updateable } from 'kysely';
 export { sql } from 'kysely';
 export * from './availability';
 export * from './describe-error';

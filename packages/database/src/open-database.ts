@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Kysely, type Migration, Migrator, PostgresDialect, sql } from 'kysely';
+import { Kysely, type LogEvent, type Migration, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 
 /**
@@ -22,6 +22,12 @@ export interface OpenDatabaseOptions {
    * connection, so this is for the log only.
    */
   onConnectionError?: (error: Error) => void;
+  /**
+   * Told of each statement when it has ended, with its text (parameters as `$1`, `$2`, …, never
+   * their values) and duration, or its error: Kysely's `log`. The server's traces (its spans per
+   * statement); unset, Kysely times nothing.
+   */
+  log?: (event: LogEvent) => void;
 }
 
 /** The migrations of the schema as this start found and left them, by name, in the order they ran. */
@@ -68,7 +74,10 @@ export async function openDatabase<DB>(options: OpenDatabaseOptions): Promise<Da
   // as unavailable), and the pool's re-emission of an idle client's error is already told by it.
   pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
   pool.on('error', () => undefined);
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool }),
+    ...(options.log ? { log: options.log } : {}),
+  });
   pools.set(db, pool);
   let report: MigrationReport;
   try {
@@ -199,6 +208,7 @@ export function poolStatsOf(db: object): PoolStats | undefined {
 export async function openTestDatabase<DB>(
   schemaPrefix: string,
   migrations: Record<string, Migration>,
+  options: Pick<OpenDatabaseOptions, 'log'> = {},
 ): Promise<Database<DB>> {
   const database = await createThrowAwayDatabase(databaseLocationFromEnv().url, 'test');
   const schema = `${schemaPrefix}_t${randomBytes(4).toString('hex')}`;
@@ -207,6 +217,7 @@ export async function openTestDatabase<DB>(
       location: { kind: 'postgres', url: database.url },
       schema,
       migrations,
+      ...options,
     });
     return {
       ...opened,

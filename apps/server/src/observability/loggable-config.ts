@@ -35,6 +35,8 @@ const LOGGED: { [Key in keyof ServerConfig]-?: (value: ServerConfig[Key]) => unk
   sentMailRetentionDays: same,
   auditRetentionDays: same,
   buildCommit: same,
+  // A collector's credentials travel in OTEL_EXPORTER_OTLP_HEADERS, which the exporter reads itself.
+  tracing: (tracing) => tracing && { ...tracing, tracesEndpoint: withoutPassword(tracing.tracesEndpoint) },
   metrics: same,
   providerCalls: same,
 };

@@ -20,7 +20,8 @@ function redactCodePath(url: string): string {
     .replace(/^(\/api\/cidaas-webhook\/[^?]*)\?.*$/, `$1?${REDACTED}`);
 }
 
-const PROBES = ['/healthz', '/readyz'];
+/** The health probes' routes, which poll all day: their lines are at debug, and they make no span. */
+export const PROBES = ['/healthz', '/readyz'];
 const CODE = /^[A-Za-z0-9_.-]{1,64}$/;
 const envelopeCodes = new WeakMap<FastifyRequest, string>();
 

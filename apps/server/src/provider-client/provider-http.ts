@@ -25,6 +25,8 @@ export interface ProviderHttpOptions {
   breaker?: { threshold?: number; windowMs?: number; coolDownMs?: number; now?: () => number };
   /** Told of every call, retry, held-back call and breaker change: the metrics. */
   observer?: ProviderCallObserver;
+  /** A span for each request on the wire, and its `traceparent` (observability/tracing.ts); unset: none. */
+  tracing?: ProviderCallTracing;
 }
 
 export interface ProviderCallObserver {
@@ -35,6 +37,23 @@ export interface ProviderCallObserver {
   /** The open breaker held a request back: nothing was sent. */
   rejected(operation: string): void;
   breakerChanged(state: BreakerState): void;
+}
+
+/** The traces' side of the provider calls: one span per request that goes out (each attempt its own). */
+export interface ProviderCallTracing {
+  startProviderRequest(request: {
+    method: string;
+    url: string;
+    operation: string;
+    attempt: number;
+  }): TracedProviderRequest;
+}
+
+export interface TracedProviderRequest {
+  /** Headers that carry the span to the provider (W3C `traceparent`). */
+  headers: Record<string, string>;
+  /** The request was answered with this status (its body read), or failed without an answer. */
+  end(outcome: { status: number } | { error: string }): void;
 }
 
 export interface ProviderRequest {
@@ -70,14 +89,15 @@ type Exchange =
  * It knows no paths but the token's: those belong to the typed calls beside it.
  */
 export class ProviderHttp {
-  readonly #options: Required<Omit<ProviderHttpOptions, 'breaker' | 'observer'>>;
+  readonly #options: Required<Omit<ProviderHttpOptions, 'breaker' | 'observer' | 'tracing'>>;
   readonly #observer: ProviderCallObserver | undefined;
+  readonly #tracing: ProviderCallTracing | undefined;
   readonly #breaker: CircuitBreaker;
   #token: { value: string; expiresAt: number } | undefined;
   #tokenRequest: Promise<ProviderResult<string>> | undefined;
 
   constructor(options: ProviderHttpOptions) {
-    const { breaker, observer, ...rest } = options;
+    const { breaker, observer, tracing, ...rest } = options;
     this.#options = {
       timeoutMs: PROVIDER_CALL_DEFAULTS.timeoutMs,
       retries: PROVIDER_CALL_DEFAULTS.retries,
@@ -86,6 +106,7 @@ export class ProviderHttp {
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
     };
     this.#observer = observer;
+    this.#tracing = tracing;
     this.#breaker = new CircuitBreaker({
       ...PROVIDER_CALL_DEFAULTS.breaker,
       ...breaker,
@@ -151,7 +172,7 @@ export class ProviderHttp {
     call: { operation: string; label: string },
     isIdempotent: boolean,
     url: string,
-    init: RequestInit,
+    init: RequestInit & { method: string; headers: Record<string, string> },
   ): Promise<Exchange> {
     const { timeoutMs, retries, retryBackoffMs } = this.#options;
     const attempts = isIdempotent ? 1 + retries : 1;
@@ -163,19 +184,28 @@ export class ProviderHttp {
         return last ?? { kind: 'failed', result: unknown(reason, { isNotSent: true }) };
       }
       let isRetryable: boolean;
+      const traced = this.#tracing?.startProviderRequest({
+        method: init.method,
+        url,
+        operation: call.operation,
+        attempt,
+      });
       try {
         const response = await fetch(url, {
           ...init,
+          headers: traced ? { ...init.headers, ...traced.headers } : init.headers,
           redirect: 'manual',
           signal: AbortSignal.timeout(timeoutMs),
         });
         last = { kind: 'response', response, text: await response.text() };
+        traced?.end({ status: response.status });
         isRetryable = response.status >= 500;
         if (isRetryable) this.#breaker.failed();
         else this.#breaker.succeeded();
       } catch (error) {
         this.#breaker.failed();
         const { name } = error as Error;
+        traced?.end({ error: name });
         last = { kind: 'failed', result: unknown(`${call.label}: ${name}`) };
         isRetryable = name !== 'TimeoutError';
       }

@@ -17,6 +17,8 @@ export interface ProviderProxy {
   hiddenLookUps: number;
   /** Breaks every connection at once: the provider cannot be reached. */
   isDown: boolean;
+  /** Every request that came in, in order: its method, its path and its W3C `traceparent`, if any. */
+  received: { method: string; path: string; traceparent: string | undefined }[];
   /** Resolves once the provider has answered this many register requests that the proxy withheld. */
   withheldAnswers(count?: number): Promise<void>;
   close(): Promise<void>;
@@ -34,6 +36,7 @@ export async function startProviderProxy(targetUrl: string): Promise<ProviderPro
     register: { kind: 'forward' },
     hiddenLookUps: 0,
     isDown: false,
+    received: [],
     async withheldAnswers(count = 1) {
       const deadline = Date.now() + 10_000;
       while (withheld < count) {
@@ -84,6 +87,12 @@ export async function startProviderProxy(targetUrl: string): Promise<ProviderPro
   }
 
   const server = createServer((request, response) => {
+    const { traceparent } = request.headers;
+    proxy.received.push({
+      method: request.method ?? '',
+      path: request.url?.split('?', 1)[0] ?? '',
+      traceparent: typeof traceparent === 'string' ? traceparent : undefined,
+    });
     if (proxy.isDown) {
       request.socket.destroy();
       return;

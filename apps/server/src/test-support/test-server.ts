@@ -7,6 +7,7 @@ import { migrations, SERVER_SCHEMA } from '../db/migrations';
 import type { ServerTables } from '../db/schema';
 import { createMailTransport } from '../mail/mail-transport';
 import { ServerMetrics } from '../observability/metrics';
+import type { Tracing } from '../observability/tracing';
 import { ProviderClient } from '../provider-client/provider-client';
 import { loadPortalBuild } from '../ssr/portal-bundle';
 import { loadTenantRegistry } from '../tenants/load-registry';
@@ -22,6 +23,8 @@ export interface TestServerOptions {
   logStream?: { write(line: string): void };
   /** Another test server's database: several instances on one database, as behind a load balancer. */
   db?: Kysely<ServerTables>;
+  /** Traces, for the requests, the statements on a database of its own and the provider calls. */
+  tracing?: Tracing;
 }
 
 /** The real server on a real database (a schema of its own on the test run's PostgreSQL) and the built portal. */
@@ -56,10 +59,11 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       ? { timeoutMs: options.provider.timeoutMs }
       : {}),
     observer: metrics.providerCallObserver,
+    tracing: options.tracing,
   });
   const database = options.db
     ? { db: options.db, close: async () => undefined }
-    : await openTestDatabase<ServerTables>(SERVER_SCHEMA, migrations);
+    : await openTestDatabase<ServerTables>(SERVER_SCHEMA, migrations, { log: options.tracing?.statementLog });
   const registry = await loadTenantRegistry(config.tenantsFile, { portalUrl: config.portalUrl });
   const app: FastifyInstance = await buildServer(config, {
     db: database.db,
@@ -69,6 +73,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     mailTransport: createMailTransport(config.mail),
     metrics,
     logStream: options.logStream,
+    tracing: options.tracing,
   });
   return {
     app,
