@@ -156,6 +156,7 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
     registry: deps.registry,
     counterWatch,
     portalOrigin: config.portalUrl,
+    rateLimits: config.rateLimits,
   });
   // Registration, activation, resend and reset (ARCHITECTURE "Registration", "Activation", "Resend
   // activation", "Password reset / unlock"): each a JSON call and a form without JavaScript.

@@ -11,6 +11,7 @@ import {
   type VariableDescriptions,
 } from '@concierge/contracts';
 import { z } from 'zod';
+import { type RateLimits, scaleAddressLimits } from './http/rate-limit-rules';
 
 const origin = z
   .url()
@@ -115,6 +116,8 @@ const envSchema = z.object({
   /** Admin API quotas per tenant and clock hour (routes/admin.ts). */
   // A page opened without a usable request id gets a fresh one from the provider (ssr/fresh-request-limit.ts).
   SIGN_IN_REQUESTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  // Scales the per-address limits of http/rate-limit-rules.ts.
+  ADDRESS_LIMITS_FACTOR: z.coerce.number().min(0.1).max(1000).default(1),
   ADMIN_CODES_PER_TENANT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   ADMIN_INVITATIONS_PER_TENANT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   SENT_MAIL_RETENTION_DAYS: z.coerce.number().int().min(0).max(365).default(7),
@@ -196,6 +199,8 @@ const VARIABLES: VariableDescriptions<typeof envSchema, 'CONCIERGE_DEV' | 'DATAB
   PROVIDER_BREAKER_COOLDOWN_SECONDS: 'how long the open breaker makes calls fail fast before one trial call',
   SIGN_IN_REQUESTS_PER_ADDRESS_PER_MINUTE:
     "fresh sign-in requests (`authz/generate`) one client address may have each instance obtain a minute, for pages opened without a usable request id; counted in memory; beyond, the page answers 429, too many attempts. Behind a shared address (a carrier's NAT, an estate's Wi-Fi) raise it",
+  ADDRESS_LIMITS_FACTOR:
+    "multiplies every per-address rate limit of the portal's calls (the failed-login counter, registration, activation, resend, password reset; the table with the reason for each is apps/server/src/http/rate-limit-rules.ts). Where many tenants share one public address (a carrier's NAT, an estate's Wi-Fi) raise it; the limits per e-mail and per registration code, which count the person rather than the address, stay as they are",
   ADMIN_CODES_PER_TENANT_PER_HOUR:
     'registration codes the admin API makes per tenant and clock hour; beyond, 429 ([Housekeeping and quotas](#housekeeping-and-quotas))',
   ADMIN_INVITATIONS_PER_TENANT_PER_HOUR:
@@ -245,6 +250,8 @@ export interface ServerConfig {
   adminApiTokens: string[];
   /** At most this many fresh sign-in requests a minute for one client address and instance. */
   signInRequestsPerAddressPerMinute: number;
+  /** The rate limits of the portal's calls, per-address ones scaled by ADDRESS_LIMITS_FACTOR. */
+  rateLimits: RateLimits;
   /** At most this many codes and invitations per tenant and clock hour through the admin API. */
   adminQuotas: { codesPerTenantPerHour: number; invitationsPerTenantPerHour: number };
   /** Housekeeping: days a sent e-mail's outbox row is kept. */
@@ -393,6 +400,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     activationLinkTtlHours: values.ACTIVATION_LINK_TTL_HOURS,
     adminApiTokens: values.ADMIN_API_TOKEN ?? [],
     signInRequestsPerAddressPerMinute: values.SIGN_IN_REQUESTS_PER_ADDRESS_PER_MINUTE,
+    rateLimits: scaleAddressLimits(values.ADDRESS_LIMITS_FACTOR),
     adminQuotas: {
       codesPerTenantPerHour: values.ADMIN_CODES_PER_TENANT_PER_HOUR,
       invitationsPerTenantPerHour: values.ADMIN_INVITATIONS_PER_TENANT_PER_HOUR,

@@ -1,7 +1,9 @@
 import { type Language, normaliseEmail } from '@concierge/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type ActivationDeps, issueActivation } from '../accounts/issue-activation';
-import { consumeRateLimit } from '../http/rate-limit';
+import type { ServerConfig } from '../config';
+import { isWithinRateLimits } from '../http/rate-limit';
+import { rulesOf } from '../http/rate-limit-rules';
 import { renderAlreadyActiveMail } from '../mail/already-active-mail';
 import { customerLoginLink, passwordResetLink } from '../mail/links';
 import { mailBrand, tenantForMail } from '../mail/mail-brand';
@@ -13,11 +15,8 @@ import type { ProviderUser } from '../provider-client/users';
 export interface ResendDeps extends ActivationDeps {
   provider: ProviderClient;
   log: FastifyBaseLogger;
+  config: ActivationDeps['config'] & Pick<ServerConfig, 'rateLimits'>;
 }
-
-// A person asks a few times at most; more is somebody filling another person's inbox.
-const PER_EMAIL = { limit: 5, windowSeconds: 60 * 60 };
-const PER_IP = { limit: 30, windowSeconds: 15 * 60 };
 
 /**
  * ARCHITECTURE "Resend activation": a new link, the old ones void, the e-mail via the outbox — for a
@@ -33,10 +32,8 @@ export async function resendActivation(
 ): Promise<void> {
   const { db, provider, log } = deps;
   const email = normaliseEmail(input.email);
-  const isWithinLimits =
-    (await consumeRateLimit(db, { key: `resend-activation:ip:${input.ip}`, ...PER_IP })) &&
-    (await consumeRateLimit(db, { key: `resend-activation:email:${email}`, ...PER_EMAIL }));
-  if (!isWithinLimits) return;
+  const limits = rulesOf(deps.config.rateLimits.resendActivation, { address: input.ip, email });
+  if (!(await isWithinRateLimits(db, limits))) return;
 
   // A pending registration gets its e-mail from the reconciler; only a used code has an identity.
   const registration = await db

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrations, SERVER_SCHEMA } from '../db/migrations';
 import type { ServerTables } from '../db/schema';
 import { AppError } from './errors';
-import { consumeRateLimit, enforceRateLimits, pruneRateLimits, takeRateLimit } from './rate-limit';
+import { enforceRateLimits, isWithinRateLimits, pruneRateLimits, takeRateLimit } from './rate-limit';
 
 let database: Database<ServerTables>;
 beforeAll(async () => {
@@ -11,17 +11,25 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-describe('consumeRateLimit', () => {
+describe('isWithinRateLimits', () => {
   it('allows exactly the limit per window, also for parallel hits', async () => {
     const rule = { key: 'test:parallel', limit: 5, windowSeconds: 3600 };
-    const answers = await Promise.all(Array.from({ length: 12 }, () => consumeRateLimit(database.db, rule)));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => isWithinRateLimits(database.db, [rule])),
+    );
     expect(answers.filter(Boolean)).toHaveLength(5);
   });
 
   it('counts keys apart', async () => {
-    expect(await consumeRateLimit(database.db, { key: 'test:a', limit: 1, windowSeconds: 60 })).toBe(true);
-    expect(await consumeRateLimit(database.db, { key: 'test:b', limit: 1, windowSeconds: 60 })).toBe(true);
-    expect(await consumeRateLimit(database.db, { key: 'test:a', limit: 1, windowSeconds: 60 })).toBe(false);
+    expect(await isWithinRateLimits(database.db, [{ key: 'test:a', limit: 1, windowSeconds: 60 }])).toBe(
+      true,
+    );
+    expect(await isWithinRateLimits(database.db, [{ key: 'test:b', limit: 1, windowSeconds: 60 }])).toBe(
+      true,
+    );
+    expect(await isWithinRateLimits(database.db, [{ key: 'test:a', limit: 1, windowSeconds: 60 }])).toBe(
+      false,
+    );
   });
 
   it('prunes old windows', async () => {

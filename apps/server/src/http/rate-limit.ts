@@ -43,12 +43,19 @@ export async function takeRateLimit(
 }
 
 /**
- * Whether one more hit is within the limit: for callers that answer a refusal like anything else
- * (resend, reset initiate: nothing may tell whether an account exists). A caller that refuses with
- * 429 uses enforceRateLimits, which says how long to wait.
+ * Counts one hit against each rule in turn and says whether all were within their limits: for
+ * callers that answer a refusal like anything else (resend, reset initiate: nothing may tell whether
+ * an account exists). The rules after a refusing one are not counted. A caller that refuses with 429
+ * uses enforceRateLimits, which says how long to wait.
  */
-export async function consumeRateLimit(db: Kysely<ServerTables>, rule: RateLimitRule): Promise<boolean> {
-  return (await takeRateLimit(db, rule)).isWithinLimit;
+export async function isWithinRateLimits(
+  db: Kysely<ServerTables>,
+  rules: readonly RateLimitRule[],
+): Promise<boolean> {
+  for (const rule of rules) {
+    if (!(await takeRateLimit(db, rule)).isWithinLimit) return false;
+  }
+  return true;
 }
 
 /**

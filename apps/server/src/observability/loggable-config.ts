@@ -31,6 +31,7 @@ const LOGGED: { [Key in keyof ServerConfig]-?: (value: ServerConfig[Key]) => unk
   activationLinkTtlHours: same,
   adminApiTokens: (tokens) => tokens.map(() => MASKED),
   signInRequestsPerAddressPerMinute: same,
+  rateLimits: same,
   adminQuotas: same,
   sentMailRetentionDays: same,
   auditRetentionDays: same,

@@ -1,9 +1,11 @@
 import { normaliseEmail } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import type { FastifyBaseLogger } from 'fastify';
+import type { ServerConfig } from '../config';
 import type { ServerTables } from '../db/schema';
 import { callError, providerUnreachable } from '../http/errors';
-import { consumeRateLimit } from '../http/rate-limit';
+import { isWithinRateLimits } from '../http/rate-limit';
+import { rulesOf } from '../http/rate-limit-rules';
 import { INVALID_REQUEST_ID } from '../provider-client/cidaas-codes';
 import type { ProviderClient } from '../provider-client/provider-client';
 import { describeResult, isRefusedWith } from '../provider-client/provider-result';
@@ -14,6 +16,7 @@ export interface ResetDependencies {
   db: Kysely<ServerTables>;
   provider: ProviderClient;
   log: FastifyBaseLogger;
+  config: Pick<ServerConfig, 'rateLimits'>;
 }
 
 export interface InitiateResetInput {
@@ -25,10 +28,6 @@ export interface InitiateResetInput {
   /** The page's tenant's client: a fresh request id comes from it when the page's has expired. */
   client: SignInClient;
 }
-
-// A person asks a few times at most; more is somebody mailing other people's inboxes.
-const PER_IP = { limit: 20, windowSeconds: 15 * 60 };
-const PER_EMAIL = { limit: 5, windowSeconds: 15 * 60 };
 
 /**
  * Asks the provider to e-mail a reset link. Whatever happens for this e-mail — unknown, refused,
@@ -43,10 +42,8 @@ export async function initiatePasswordReset(
 ): Promise<void> {
   const { db, provider, log } = deps;
   const email = normaliseEmail(input.email);
-  const isWithinLimits =
-    (await consumeRateLimit(db, { key: `reset-initiate:ip:${input.ip}`, ...PER_IP })) &&
-    (await consumeRateLimit(db, { key: `reset-initiate:email:${email}`, ...PER_EMAIL }));
-  if (!isWithinLimits) return;
+  const limits = rulesOf(deps.config.rateLimits.resetInitiate, { address: input.ip, email });
+  if (!(await isWithinRateLimits(db, limits))) return;
 
   const initiate = (requestId: string) =>
     provider.initiateReset({ requestId, email, acceptLanguage: input.acceptLanguage });

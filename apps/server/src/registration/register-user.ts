@@ -9,6 +9,7 @@ import {
 } from '../accounts/registration-codes';
 import { type AppError, callError, providerUnreachable, tooManyRequests } from '../http/errors';
 import { takeRateLimit } from '../http/rate-limit';
+import { RATE_LIMITS, rulesOf } from '../http/rate-limit-rules';
 import type { ProviderClient } from '../provider-client/provider-client';
 import { describeResult } from '../provider-client/provider-result';
 import type { SignInClient } from '../provider-client/sign-in-requests';
@@ -215,14 +216,13 @@ function codeRefusal(code: RegistrationCodeRow | undefined): AppError {
  * unused, so one code could probe address after address: each answer that says "registered" counts
  * against the code, and past a few the code answers 429 (docs/decisions.md, "Accepted risks").
  */
-const PROBES_PER_CODE = { limit: 5, windowSeconds: 60 * 60 };
-
 async function emailRegistered(
   db: RegisterUserDeps['db'],
   code: string,
   refusal: AppError,
 ): Promise<AppError> {
-  const probe = await takeRateLimit(db, { key: `register:registered-answers:${code}`, ...PROBES_PER_CODE });
+  const [perCode] = rulesOf(RATE_LIMITS.registeredAnswers, { code });
+  const probe = await takeRateLimit(db, perCode!);
   return probe.isWithinLimit ? refusal : tooManyRequests(probe.retryAfterSeconds);
 }
 

@@ -130,6 +130,36 @@ describe('GET /user-login-failed-counter', () => {
     expect(answers.filter((answer) => answer.statusCode === 429)).toHaveLength(1);
   });
 
+  it('lets the operator scale the limit per address for a shared one, and not the one per e-mail', async () => {
+    startAtAFullHour();
+    const shared = await startTestServer({ ADDRESS_LIMITS_FACTOR: '1.5' });
+    try {
+      const address = '10.9.9.10';
+      const fromEstate = (email: string) =>
+        shared.app.inject({
+          url: `/user-login-failed-counter?subdomain=demo&email=${email}`,
+          remoteAddress: address,
+        });
+      const answers = await Promise.all(
+        Array.from({ length: 91 }, (_, hit) => fromEstate(`estate${hit}%40example.ch`)),
+      );
+      expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(90);
+      expect(answers.filter((answer) => answer.statusCode === 429)).toHaveLength(1);
+      // One e-mail from many addresses is still one person's account being hammered: 20 a minute.
+      const oneEmail = await Promise.all(
+        Array.from({ length: 21 }, (_, hit) =>
+          shared.app.inject({
+            url: '/user-login-failed-counter?subdomain=demo&email=hammered%40example.ch',
+            remoteAddress: `10.8.0.${hit + 1}`,
+          }),
+        ),
+      );
+      expect(oneEmail.filter((answer) => answer.statusCode === 429)).toHaveLength(1);
+    } finally {
+      await shared.close();
+    }
+  });
+
   it('lets the portal read the answer from its origin and nobody else', async () => {
     const query = 'subdomain=demo&email=anna%40example.ch';
     const fromPortal = await ask(query, { origin: 'http://portal.test' });

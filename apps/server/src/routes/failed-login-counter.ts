@@ -12,6 +12,7 @@ import { type CounterReading, readCounter } from '../accounts/protection/failed-
 import type { ServerTables } from '../db/schema';
 import { parseInput } from '../http/parse-input';
 import { enforceRateLimits } from '../http/rate-limit';
+import { type RateLimits, rulesOf } from '../http/rate-limit-rules';
 import type { TenantRegistry } from '../tenants/tenant-registry';
 
 interface FailedLoginCounterOptions {
@@ -21,13 +22,10 @@ interface FailedLoginCounterOptions {
   counterWatch: CounterWatch;
   /** The portal's origin: the only one allowed to read the answer cross-origin. */
   portalOrigin: string;
+  rateLimits: RateLimits;
 }
 
 const PATH = '/user-login-failed-counter';
-
-// Enough for a person at a login form, too few to probe many e-mails or to hammer one.
-const PER_IP = { limit: 60, windowSeconds: 60 };
-const PER_EMAIL = { limit: 20, windowSeconds: 60 };
 
 /**
  * spec §7: `GET {restApiBaseUrl}/user-login-failed-counter?subdomain&email` → `[{counter}]`. The
@@ -41,7 +39,7 @@ export async function failedLoginCounterRoute(app: FastifyInstance, options: Fai
 
 async function counterRoute(
   app: FastifyInstance,
-  { db, registry, counterWatch, portalOrigin }: FailedLoginCounterOptions,
+  { db, registry, counterWatch, portalOrigin, rateLimits }: FailedLoginCounterOptions,
 ) {
   // restApiBaseUrl may be another origin than the portal's: then the portal reads it through CORS.
   // The hook names the portal (and only the portal) on every answer, the route's refusals included,
@@ -65,10 +63,7 @@ async function counterRoute(
     const email = normaliseEmail(query.email);
     await enforceRateLimits(
       db,
-      [
-        { key: `counter:ip:${request.ip}`, ...PER_IP },
-        { key: `counter:email:${email}`, ...PER_EMAIL },
-      ],
+      rulesOf(rateLimits.failedLoginCounter, { address: request.ip, email }),
       'Too many requests. Try again later.',
     );
     const tenant = registry.bySubdomain(query.subdomain);

@@ -5,6 +5,7 @@ import type { ServerTables } from '../../db/schema';
 import { callError } from '../../http/errors';
 import { parseInput } from '../../http/parse-input';
 import { enforceRateLimits } from '../../http/rate-limit';
+import { rulesOf } from '../../http/rate-limit-rules';
 import { initiatePasswordReset } from '../../password-reset/initiate-reset';
 import { setNewPassword } from '../../password-reset/set-new-password';
 import type { ProviderClient } from '../../provider-client/provider-client';
@@ -15,11 +16,8 @@ interface PasswordResetOptions {
   db: Kysely<ServerTables>;
   provider: ProviderClient;
   registry: TenantRegistry;
-  config: Pick<ServerConfig, 'portalUrl' | 'runtime'>;
+  config: Pick<ServerConfig, 'portalUrl' | 'runtime' | 'rateLimits'>;
 }
-
-// Guessing exchange ids is hopeless, but each try costs the provider a password hash.
-const SET_NEW_PER_IP = { limit: 20, windowSeconds: 15 * 60 };
 
 /** spec §7: password-reset-initiate and password-reset-set-new (ARCHITECTURE "Password reset / unlock"). */
 export function passwordResetCalls(options: PasswordResetOptions): {
@@ -36,7 +34,7 @@ export function passwordResetCalls(options: PasswordResetOptions): {
       fallbackEnvironment: config.runtime.env,
     });
     await initiatePasswordReset(
-      { db, provider, log: request.log },
+      { db, provider, log: request.log, config },
       {
         requestId: body.requestId,
         email: body.email,
@@ -52,7 +50,7 @@ export function passwordResetCalls(options: PasswordResetOptions): {
   const setNew: PortalCall<'password-reset-set-new'> = async (request, input) => {
     await enforceRateLimits(
       db,
-      [{ key: `reset-set-new:ip:${request.ip}`, ...SET_NEW_PER_IP }],
+      rulesOf(config.rateLimits.resetSetNew, { address: request.ip }),
       'Too many attempts. Try again later.',
     );
     const body = parseInput(passwordResetSetNewBodySchema, input);
@@ -66,7 +64,7 @@ export function passwordResetCalls(options: PasswordResetOptions): {
       );
     }
     await setNewPassword(
-      { db, provider, log: request.log },
+      { db, provider, log: request.log, config },
       {
         resetRequestId: body.resetRequestId,
         exchangeId: body.exchangeId,

@@ -1,17 +1,17 @@
 import { pickLanguage } from '@concierge/contracts';
 import { noteForLog } from '@concierge/observability';
+import type { ServerConfig } from '../../config';
 import { callError } from '../../http/errors';
 import { enforceRateLimits } from '../../http/rate-limit';
+import { rulesOf } from '../../http/rate-limit-rules';
 import { parseRegisterBody } from '../../registration/register-body';
 import { type RegisterUserDeps, registerUser } from '../../registration/register-user';
 import type { PortalCall } from '../portal-calls';
 
-// Each attempt costs the provider a look-up and maybe a password hash; people register once.
-const PER_EMAIL = { limit: 10, windowSeconds: 15 * 60 };
-const PER_IP = { limit: 30, windowSeconds: 15 * 60 };
-
 /** spec §7 register-user: 200 `{sub, activationMailQueued}`, otherwise an envelope with a §8 code. */
-export function registerUserCall(deps: Omit<RegisterUserDeps, 'log'>): PortalCall<'register-user'> {
+export function registerUserCall(
+  deps: Omit<RegisterUserDeps, 'log'> & { config: Pick<ServerConfig, 'rateLimits'> },
+): PortalCall<'register-user'> {
   return async (request, input) => {
     const body = parseRegisterBody(input);
     const tenant = deps.registry.byClientId(body.clientid);
@@ -23,10 +23,10 @@ export function registerUserCall(deps: Omit<RegisterUserDeps, 'log'>): PortalCal
         'clientid: no tenant has this client id.',
       );
     noteForLog(request, { tenant: tenant.subdomain });
-    await enforceRateLimits(deps.db, [
-      { key: `register:ip:${request.ip}`, ...PER_IP },
-      { key: `register:email:${body.email}`, ...PER_EMAIL },
-    ]);
+    await enforceRateLimits(
+      deps.db,
+      rulesOf(deps.config.rateLimits.registration, { address: request.ip, email: body.email }),
+    );
     const answer = await registerUser(
       { ...deps, log: request.log },
       {
