@@ -1,4 +1,13 @@
-export type { Generated, Insertable, Kysely, LogEvent, Migration, Selectable, Updateable } from 'kysely';
+export type {
+  Generated,
+  Insertable,
+  Kysely,
+  LogEvent,
+  Migration,
+  QueryCreator,
+  Selectable,
+  Updateable,
+} from 'kysely';
 export { sql } from 'kysely';
 export * from './availability';
 export * from './describe-error';

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from '@concierge/database';
+import { type Kysely, type QueryCreator, sql } from '@concierge/database';
 import type { ServerTables } from '../db/schema';
 import { tooManyRequests } from './errors';
 
@@ -26,52 +26,95 @@ export async function takeRateLimit(
   rule: RateLimitRule,
 ): Promise<RateLimitOutcome> {
   const now = Date.now();
+  const [count] = await hitStatement(db, [rule], now).execute();
+  return { isWithinLimit: count!.hits <= rule.limit, retryAfterSeconds: secondsLeftIn(rule, now) };
+}
+
+/** The count of a rule's window after a hit, as the hit's statement returns it. */
+export interface RuleCount {
+  key: string;
+  hits: number;
+}
+
+function windowStartOf(rule: RateLimitRule, now: number): Date {
   const windowMs = rule.windowSeconds * 1000;
-  const windowStart = new Date(Math.floor(now / windowMs) * windowMs);
-  const row = await db
-    .insertInto('rate_limits')
-    .values({ key: rule.key, window_start: windowStart, hits: 1 })
-    .onConflict((conflict) =>
-      conflict.columns(['key', 'window_start']).doUpdateSet({ hits: sql`rate_limits.hits + 1` }),
-    )
-    .returning('hits')
-    .executeTakeFirstOrThrow();
-  return {
-    isWithinLimit: row.hits <= rule.limit,
-    retryAfterSeconds: Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now) / 1000)),
-  };
+  return new Date(Math.floor(now / windowMs) * windowMs);
+}
+
+/** Seconds until the rule's window ends and it counts afresh, rounded up, at least 1. */
+function secondsLeftIn(rule: RateLimitRule, now: number): number {
+  const endsAt = windowStartOf(rule, now).getTime() + rule.windowSeconds * 1000;
+  return Math.max(1, Math.ceil((endsAt - now) / 1000));
 }
 
 /**
- * Counts one hit against each rule in turn and says whether all were within their limits: for
- * callers that answer a refusal like anything else (resend, reset initiate: nothing may tell whether
- * an account exists). The rules after a refusing one are not counted. A caller that refuses with 429
- * uses enforceRateLimits, which says how long to wait.
+ * The one statement that counts a hit against every rule at once (an upsert of one row per rule),
+ * returning each rule's count: run as it is (countHit), or as a common table expression beside a
+ * caller's own read, so that a request pays one round trip (the failed-login counter).
+ */
+export function hitStatement(db: QueryCreator<ServerTables>, rules: readonly RateLimitRule[], now: number) {
+  return db
+    .insertInto('rate_limits')
+    .values(rules.map((rule) => ({ key: rule.key, window_start: windowStartOf(rule, now), hits: 1 })))
+    .onConflict((conflict) =>
+      conflict.columns(['key', 'window_start']).doUpdateSet({ hits: sql`rate_limits.hits + 1` }),
+    )
+    .returning(['key', 'hits']);
+}
+
+/**
+ * How long to wait, in whole seconds, by the first rule (in the rules' order) whose count is past
+ * its limit: the rest of its window; undefined when every rule is within its limit.
+ */
+export function waitOf(
+  rules: readonly RateLimitRule[],
+  counts: readonly RuleCount[],
+  now: number,
+): number | undefined {
+  for (const rule of rules) {
+    const count = counts.find((candidate) => candidate.key === rule.key);
+    if (count && count.hits > rule.limit) return secondsLeftIn(rule, now);
+  }
+  return undefined;
+}
+
+/**
+ * Counts one hit against every rule, in one statement, and says how long to wait when one of them
+ * refuses (undefined: all within). Every rule counts the hit, also those after a refusing one: a
+ * client past its address's limit still uses up the e-mail's, as it would from another address.
+ */
+export async function countHit(
+  db: Kysely<ServerTables>,
+  rules: readonly RateLimitRule[],
+): Promise<number | undefined> {
+  if (rules.length === 0) return undefined;
+  const now = Date.now();
+  return waitOf(rules, await hitStatement(db, rules, now).execute(), now);
+}
+
+/**
+ * Whether a hit is within every rule: for callers that answer a refusal like anything else (resend,
+ * reset initiate: nothing may tell whether an account exists). A caller that refuses with 429 uses
+ * enforceRateLimits, which says how long to wait.
  */
 export async function isWithinRateLimits(
   db: Kysely<ServerTables>,
   rules: readonly RateLimitRule[],
 ): Promise<boolean> {
-  for (const rule of rules) {
-    if (!(await takeRateLimit(db, rule)).isWithinLimit) return false;
-  }
-  return true;
+  return (await countHit(db, rules)) === undefined;
 }
 
 /**
- * Counts one hit against each rule in turn and, at the first that refuses, throws 429
- * `too_many_requests` whose `Retry-After` is that rule's wait (the error handler answers it). The
- * rules after a refusing one are not counted.
+ * Counts one hit against every rule and, when one refuses, throws 429 `too_many_requests` whose
+ * `Retry-After` is the first refusing rule's wait (the error handler answers it).
  */
 export async function enforceRateLimits(
   db: Kysely<ServerTables>,
   rules: readonly RateLimitRule[],
   message?: string,
 ): Promise<void> {
-  for (const rule of rules) {
-    const outcome = await takeRateLimit(db, rule);
-    if (!outcome.isWithinLimit) throw tooManyRequests(outcome.retryAfterSeconds, message);
-  }
+  const wait = await countHit(db, rules);
+  if (wait !== undefined) throw tooManyRequests(wait, message);
 }
 
 export interface QuotaOutcome {
