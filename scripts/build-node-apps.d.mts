@@ -1,3 +1,5 @@
+import type { Plugin } from 'esbuild';
+
 export interface NodeApp {
   name: string;
   /** The workspace folder, e.g. apps/server. */
@@ -10,8 +12,13 @@ export interface NodeApp {
 
 export const SERVER_NODE_OPTIONS: string[];
 export const NODE_APPS: NodeApp[];
-/** The arguments for `node` that start an app's compiled main entry (absolute path), flags first. */
-export function nodeArguments(name: string): string[];
+/**
+ * The arguments for `node` that start an app's compiled main entry (absolute path), flags first;
+ * `entry` is another compiled main of the app (absolute), e.g. a variant of buildVariant.
+ */
+export function nodeArguments(name: string, entry?: string): string[];
+/** The compiled main entry of an app, an absolute path (apps/<app>/dist/main.js). */
+export function compiledMain(name: string): string;
 /** The apps whose bundles are missing or older than a source they may contain. */
 export function staleNodeApps(names?: string[]): string[];
 /** The newest modification time under a path, node_modules and dist left out. */
@@ -22,3 +29,11 @@ export function buildNodeApps(options?: {
   ifStale?: boolean;
   quiet?: boolean;
 }): Promise<string[]>;
+/**
+ * Builds a variant of an app: its entries with the apps' esbuild options, to outputs of the caller's
+ * (one folder below the app, as dist/), with the caller's esbuild plugins before ours.
+ */
+export function buildVariant(
+  entries: { source: string; output: string }[],
+  options?: { plugins?: Plugin[]; quiet?: boolean },
+): Promise<void>;

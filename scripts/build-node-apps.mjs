@@ -9,7 +9,8 @@
 //   node scripts/build-node-apps.mjs [--if-stale] [app …]   (default: every app, built anew)
 //
 // Used by scripts/prepare.mjs (ensureBuilt: npm start, npm test, the bench, CI), `npm run build`,
-// scripts/stack.mjs and the server tests' embedded provider, each building only what is stale.
+// scripts/stack.mjs and the server tests' embedded provider, each building only what is stale; and
+// by scripts/cluster.test.ts, which builds a variant of the server with the same options (buildVariant).
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,11 +86,19 @@ function appNamed(name) {
 /**
  * The arguments for `node` that start an app's compiled main entry (absolute path), flags first.
  * @param {string} name e.g. 'server'
+ * @param {string} [entry] another compiled main of the app (absolute), e.g. a variant buildVariant made
  * @returns {string[]}
  */
-export function nodeArguments(name) {
-  const app = appNamed(name);
-  return [...app.nodeOptions, join(root, app.entries[0].output)];
+export function nodeArguments(name, entry) {
+  return [...appNamed(name).nodeOptions, entry ?? compiledMain(name)];
+}
+
+/**
+ * The compiled main entry of an app, an absolute path (apps/<app>/dist/main.js).
+ * @param {string} name
+ */
+export function compiledMain(name) {
+  return join(root, appNamed(name).entries[0].output);
 }
 
 /**
@@ -152,41 +161,74 @@ const npmPackagesExternal = {
 let previousBuild = Promise.resolve();
 
 /**
+ * Runs `build` once the builds before it in this process are done.
+ * @template T
+ * @param {() => Promise<T>} build
+ * @returns {Promise<T>}
+ */
+function afterPreviousBuilds(build) {
+  const next = previousBuild.then(build);
+  previousBuild = next.then(
+    () => undefined,
+    () => undefined,
+  );
+  return next;
+}
+
+/**
  * Builds apps: the named ones (default every one), or only those of them that are stale.
  * @param {{ apps?: string[], ifStale?: boolean, quiet?: boolean }} [options]
  * @returns {Promise<string[]>} the names of the apps built
  */
 export function buildNodeApps(options = {}) {
-  const build = previousBuild.then(() => buildNow(options));
-  previousBuild = build.then(
-    () => undefined,
-    () => undefined,
-  );
-  return build;
+  return afterPreviousBuilds(() => buildNow(options));
+}
+
+/**
+ * Builds a variant of an app: its entries with the apps' esbuild options, to outputs of the caller's,
+ * with the caller's esbuild plugins before ours (scripts/cluster.test.ts builds the server with one
+ * more migration and another version into apps/server/dist-next-<pid>/). An output must sit one folder
+ * below the app, as dist/ does: the code builds paths from import.meta.url.
+ * @param {NodeApp['entries']} entries
+ * @param {{ plugins?: import('esbuild').Plugin[], quiet?: boolean }} [options]
+ * @returns {Promise<void>}
+ */
+export function buildVariant(entries, { plugins = [], quiet = false } = {}) {
+  return afterPreviousBuilds(() => withEsbuild((esbuild) => buildEntries(esbuild, entries, quiet, plugins)));
 }
 
 /** @param {{ apps?: string[], ifStale?: boolean, quiet?: boolean }} options */
 async function buildNow({ apps, ifStale = false, quiet = false }) {
   const names = ifStale ? staleNodeApps(apps) : (apps ?? NODE_APPS.map((app) => app.name));
   if (names.length === 0) return [];
+  const entries = names.flatMap((name) => appNamed(name).entries);
+  await withEsbuild((esbuild) => buildEntries(esbuild, entries, quiet));
+  return names;
+}
+
+/**
+ * @template T
+ * @param {(esbuild: typeof import('esbuild')) => Promise<T>} use
+ * @returns {Promise<T>}
+ */
+async function withEsbuild(use) {
   // Imported only when there is something to build: running built apps needs no esbuild.
   const esbuild = await import('esbuild');
-  const entries = names.flatMap((name) => appNamed(name).entries);
   try {
-    await buildEntries(esbuild, entries, quiet);
+    return await use(esbuild);
   } finally {
     // esbuild keeps a service process until told otherwise; a launcher must not carry it along.
     await esbuild.stop();
   }
-  return names;
 }
 
 /**
  * @param {typeof import('esbuild')} esbuild
  * @param {NodeApp['entries']} entries
  * @param {boolean} quiet
+ * @param {import('esbuild').Plugin[]} [plugins] a variant's, before ours
  */
-async function buildEntries(esbuild, entries, quiet) {
+async function buildEntries(esbuild, entries, quiet, plugins = []) {
   await Promise.all(
     entries.map(async (entry) => {
       const outfile = join(root, entry.output);
@@ -203,7 +245,7 @@ async function buildEntries(esbuild, entries, quiet) {
         keepNames: true,
         legalComments: 'none',
         logLevel: 'warning',
-        plugins: [npmPackagesExternal],
+        plugins: [...plugins, npmPackagesExternal],
         // Written below under a temporary name first and then renamed, so that a process starting
         // the app meanwhile (a test, a second build) never reads half a bundle.
         write: false,

@@ -17,7 +17,20 @@ export interface ClusterInstance {
   /** The instance itself, beside nginx. */
   url: string;
   metricsUrl: string;
+  /** The compiled main it runs (absolute): the server's dist/main.js until a restart starts another. */
+  entry: string;
   child: ChildProcess | undefined;
+}
+
+/** What a server logs as it starts (docs/operations.md, "Logs"), as its JSON log line has it. */
+export interface StartLine {
+  msg: string;
+  build: { version: string; commit: string; node: string };
+  /** The migrations the schema had, those this start ran, and those of a newer build it found. */
+  migrations: { applied: string[]; ran: string[]; newer: string[] };
+  /** Every setting, each secret masked as `***`. */
+  config: Record<string, unknown>;
+  [key: string]: unknown;
 }
 
 export interface Cluster extends Stack {
@@ -27,10 +40,15 @@ export interface Cluster extends Stack {
   /** The tenant registry every instance reads (and watches: a change takes effect without a restart). */
   tenantsFile: string;
   /**
-   * Stops one instance with SIGTERM (it drains), starts it again (with `env` added to its
-   * configuration from then on) and waits for its /readyz.
+   * Stops one instance with SIGTERM (it drains; one already stopped is only started), starts it
+   * again and waits for its /readyz; from then on with `env` added to its configuration and, given
+   * `entry`, running that compiled main (another build of the server, e.g. buildVariant's). Resolves
+   * to its start line when its LOG_LEVEL shows it (info or lower), otherwise to undefined.
    */
-  restartInstance(index: number, env?: Record<string, string>): Promise<void>;
+  restartInstance(
+    index: number,
+    change?: { env?: Record<string, string>; entry?: string },
+  ): Promise<StartLine | undefined>;
   /** The embedded PostgreSQL; undefined when DATABASE_URL named another. */
   postgres: EmbeddedPostgres | undefined;
 }

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildNodeApps } from './build-node-apps.mjs';
+import { buildNodeApps, compiledMain } from './build-node-apps.mjs';
 import { freePort } from './free-port.mjs';
 import {
   DEFAULT_PORTS,
@@ -94,6 +94,76 @@ export async function freeClusterPorts(count = 3) {
  */
 export const NGINX_FAIL_TIMEOUT_SECONDS = 5;
 
+/** The levels at which the server logs its start line, an info line (docs/operations.md, "Logs"). */
+const LEVELS_WITH_START_LINE = new Set(['trace', 'debug', 'info']);
+/** How long after its /readyz a start line may still be on its way through the pipe. */
+const START_LINE_GRACE_MS = 10_000;
+
+/**
+ * A server's start line, read from its output: the build, the migrations found and run, and the
+ * configuration, secrets masked. Rejects when the server exits before it; `afterReady` makes it
+ * reject too when the line has not come shortly after /readyz answered (the server logs it before
+ * it listens: only the pipe may still hold it).
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {string} name
+ */
+function startLineOf(child, name) {
+  let pending = '';
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer;
+  /** @type {(reason: Error) => void} */
+  let fail = () => undefined;
+  /** @type {Promise<Record<string, unknown>>} */
+  const line = new Promise((resolve, reject) => {
+    const finish = (/** @type {() => void} */ settle) => {
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+      clearTimeout(timer);
+      settle();
+    };
+    const onData = (/** @type {Buffer} */ chunk) => {
+      pending += chunk.toString();
+      for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
+        const entry = parsedLogLine(pending.slice(0, end));
+        pending = pending.slice(end + 1);
+        if (entry?.build && entry.migrations) return finish(() => resolve(entry));
+      }
+    };
+    const onExit = (/** @type {number | null} */ code) =>
+      finish(() => reject(new Error(`${name} exited (code ${code}) before its start line`)));
+    fail = (reason) => finish(() => reject(reason));
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+  });
+  // Whoever awaits it hears of a failure; unawaited (a start that failed anyway), it is no unhandled rejection.
+  line.catch(() => undefined);
+  return {
+    line,
+    afterReady() {
+      timer = setTimeout(
+        () => fail(new Error(`${name} answered /readyz but logged no start line`)),
+        START_LINE_GRACE_MS,
+      );
+      return line;
+    },
+  };
+}
+
+/**
+ * One line of a server's JSON log, or undefined for anything else (a pretty-printed line, a line of
+ * Node's own).
+ * @param {string} text
+ * @returns {Record<string, unknown> | undefined}
+ */
+function parsedLogLine(text) {
+  if (!text.startsWith('{')) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The nginx configuration of the template for this run: its directory, where nginx listens and
  * where the instances are. A template line with {{instance}} is written once per instance.
@@ -139,10 +209,12 @@ export async function startCluster(options = {}) {
     port,
     url: `http://${LOOPBACK}:${port}`,
     metricsUrl: `http://${LOOPBACK}:${ports.metrics[index]}/metrics`,
+    /** The compiled main it runs: the server's build, until restartInstance starts another. */
+    entry: compiledMain('server'),
   }));
   const instanceProcesses = instances.map((instance, index) => ({
     name: instance.name,
-    ...nodeApp('server'),
+    ...nodeApp('server', instance.entry),
     env: {
       // The client address comes from nginx's X-Forwarded-For, and only from nginx.
       TRUST_PROXY: LOOPBACK,
@@ -215,14 +287,16 @@ export async function startCluster(options = {}) {
     child: backends.children.find((child) => child.name === instance.name)?.child,
   }));
   /**
-   * One instance stopped as an orchestrator stops it (SIGTERM: it drains, then exits) and started
-   * again on its port, resolved once its /readyz answers. A rolling restart does this to each
-   * instance in turn (docs/operations.md, "Shutdown and draining"); `env` changes its configuration
-   * from then on (a rotated secret, a new build's setting).
+   * One instance stopped as an orchestrator stops it (SIGTERM: it drains, then exits; one already
+   * stopped is only started) and started again on its port, resolved once its /readyz answers. A
+   * rolling restart does this to each instance in turn (docs/operations.md, "Shutdown and
+   * draining"); from then on, `env` changes its configuration (a rotated secret, a new build's
+   * setting) and `entry` is the compiled main it runs (another build: an upgrade, a rollback).
+   * Resolves to its start line (docs/operations.md, "Logs") when its LOG_LEVEL shows it (info).
    * @param {number} index
-   * @param {Record<string, string>} [env]
+   * @param {{ env?: Record<string, string>, entry?: string }} [change]
    */
-  async function restartInstance(index, env = {}) {
+  async function restartInstance(index, { env = {}, entry } = {}) {
     const instance = running[index];
     if (!instance) throw new Error(`no instance ${index}`);
     const { child } = instance;
@@ -233,12 +307,20 @@ export async function startCluster(options = {}) {
     }
     const spec = instanceProcesses[index];
     spec.env = { ...spec.env, ...env };
+    if (entry) {
+      Object.assign(spec, nodeApp('server', entry));
+      instance.entry = entry;
+    }
     // The launch this replaces has exited: its stop only lets go of its exit listener.
     await restarted.get(index)?.stop();
     const again = launch([spec], run.env, options);
     restarted.set(index, again);
+    const started = again.children[0]?.child;
+    const logsStartLine = LEVELS_WITH_START_LINE.has(spec.env.LOG_LEVEL || run.env.LOG_LEVEL || 'info');
+    const startLine = started && logsStartLine ? startLineOf(started, instance.name) : undefined;
     await again.ready;
-    instance.child = again.children[0]?.child;
+    instance.child = started;
+    return startLine?.afterReady();
   }
   return {
     urls,

@@ -1,22 +1,38 @@
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'esbuild';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, freeClusterPorts, NGINX_FAIL_TIMEOUT_SECONDS, startCluster } from './cluster.mjs';
+import { buildVariant, NODE_APPS } from './build-node-apps.mjs';
+import {
+  type Cluster,
+  freeClusterPorts,
+  NGINX_FAIL_TIMEOUT_SECONDS,
+  type StartLine,
+  startCluster,
+} from './cluster.mjs';
 
 // The cluster as `npm run cluster` runs it — three server instances behind nginx on one PostgreSQL —
 // on free ports with throw-away data and a PostgreSQL of its own (the outage test stops it). What
-// the instances share, what a stopped instance costs, and what a stopped database looks like, from
-// outside: every request goes to 127.0.0.1. The load and the outage last 10 s each here, so that
-// every `npm test` runs them; CLUSTER_TEST_LOAD_SECONDS and CLUSTER_TEST_OUTAGE_SECONDS make them
+// the instances share, what a stopped instance costs, what a stopped database looks like, and a
+// release shipped as an operator ships it — onto the next build (one more migration) and back, the
+// webhook key rotated on the way — from outside: every request goes to 127.0.0.1.
+//
+// Every `npm test` runs this file, on two cores shared with the rest of the suite, so the load is
+// paced (a few dozen requests a second, each client waiting for its answer: enough for every moment
+// of a restart, and no CPU burner) and the waits are the ones the assertions need: the SIGTERM load
+// lasts 10 s, the outage 5 s. CLUSTER_TEST_LOAD_SECONDS and CLUSTER_TEST_OUTAGE_SECONDS make them
 // longer (docs/operations.md gives the figures of a 30 s load and a 20 s outage:
 // CLUSTER_TEST_LOAD_SECONDS=30 CLUSTER_TEST_OUTAGE_SECONDS=20 npx vitest run scripts/cluster.test.ts).
 const LOAD_SECONDS = Number(process.env.CLUSTER_TEST_LOAD_SECONDS ?? 10);
-const OUTAGE_SECONDS = Number(process.env.CLUSTER_TEST_OUTAGE_SECONDS ?? 10);
+const OUTAGE_SECONDS = Number(process.env.CLUSTER_TEST_OUTAGE_SECONDS ?? 5);
 const DRAIN_SECONDS = 1.5;
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const ADMIN_TOKEN = 'concierge-dev-admin-token';
 const DEMO = { email: 'demo@concierge.test', clientId: 'property-portal-demo' };
@@ -51,6 +67,7 @@ afterAll(async () => {
   await database?.end();
   await cluster?.stop();
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(NEXT_BUILD_DIR, { recursive: true, force: true });
 }, 60_000);
 
 async function query<Row>(text: string, values: unknown[] = []): Promise<Row[]> {
@@ -290,34 +307,56 @@ describe('what the instances share in PostgreSQL', () => {
   });
 });
 
-/** Four clients taking turns through `paths` via nginx until stopped; any answer but 200 fails. */
-function loadThroughNginx(paths: string[]) {
-  const results = { sent: 0, failed: [] as string[] };
-  let isLoading = true;
+/** A pause of the load's pacing or the recipe's wait for nginx; never one that stands in for a condition. */
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+/**
+ * `send` by `clients` clients taking turns until stopped, together at most `perSecond` a second: each
+ * waits for its answer and then for its next turn. A bounded rate, enough to hit every moment of a
+ * restart, which the machine hardly notices; and never more under way than there are clients, so
+ * that a slow instance slows the load instead of drowning in it.
+ */
+function paced(perSecond: number, clients: number, send: () => Promise<void>) {
+  const turnMs = (1000 * clients) / perSecond;
+  let isRunning = true;
   const client = async (index: number) => {
-    for (let turn = index; isLoading; turn += 1) {
-      const path = paths[turn % paths.length]!;
-      results.sent += 1;
-      try {
-        const answer = await fetch(`${balancer}${path}`, {
-          headers: { accept: 'text/html' },
-          signal: AbortSignal.timeout(10_000),
-        });
-        await answer.arrayBuffer();
-        if (answer.status !== 200) results.failed.push(`${path}: ${answer.status}`);
-      } catch (error) {
-        results.failed.push(`${path}: ${String(error)}`);
-      }
+    await pause((index * turnMs) / clients);
+    while (isRunning) {
+      const startedAt = Date.now();
+      await send();
+      await pause(startedAt + turnMs - Date.now());
     }
   };
-  const clients = Array.from({ length: 4 }, (_unused, index) => client(index));
+  const running = Array.from({ length: clients }, (_unused, index) => client(index));
   return {
-    results,
     async stop() {
-      isLoading = false;
-      await Promise.all(clients);
+      isRunning = false;
+      await Promise.all(running);
     },
   };
+}
+
+/**
+ * Pages and the like through nginx, four clients at `perSecond` in all, in turn through `paths`;
+ * any answer but 200 fails.
+ */
+function pagesThroughNginx(perSecond: number, paths: string[]) {
+  const results = { sent: 0, failed: [] as string[] };
+  const load = paced(perSecond, 4, async () => {
+    const path = paths[results.sent % paths.length]!;
+    results.sent += 1;
+    try {
+      const answer = await fetch(`${balancer}${path}`, {
+        headers: { accept: 'text/html' },
+        signal: AbortSignal.timeout(10_000),
+      });
+      await answer.arrayBuffer();
+      if (answer.status !== 200) results.failed.push(`${path}: ${answer.status}`);
+    } catch (error) {
+      results.failed.push(`${path}: ${String(error)}`);
+    }
+  });
+  return { results, stop: load.stop };
 }
 
 interface Probe {
@@ -515,7 +554,7 @@ describe(`an instance stopped (SIGTERM) during ${LOAD_SECONDS} s of load through
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     })();
-    const load = loadThroughNginx(['/login?subdomain=demo', '/readyz']);
+    const load = pagesThroughNginx(40, ['/login?subdomain=demo', '/readyz']);
     const { results } = load;
     await new Promise((resolve) => setTimeout(resolve, LOAD_SECONDS * 300));
     sigtermAt = Date.now();
@@ -549,120 +588,257 @@ describe(`an instance stopped (SIGTERM) during ${LOAD_SECONDS} s of load through
   }, 120_000);
 });
 
-describe('a rolling restart of every instance', () => {
-  it('fails no request under load, when each next instance waits for nginx to take the last back', async () => {
-    // Every instance running, whatever the tests before left (the SIGTERM test stops one), and
-    // taken back by nginx.
-    const hasExited = (index: number) => {
-      const child = cluster.instances[index]!.child;
-      return !child || child.exitCode !== null || child.signalCode !== null;
-    };
-    const stoppedBefore = cluster.instances.map((_instance, index) => index).filter(hasExited);
-    for (const index of stoppedBefore) await cluster.restartInstance(index);
-    if (stoppedBefore.length > 0) {
-      await new Promise((resolve) => setTimeout(resolve, NGINX_FAIL_TIMEOUT_SECONDS * 1000));
+/**
+ * Webhook deliveries through nginx, two senders at `perSecond` in all, as cidaas makes them, with
+ * the key `keyNow()` names: sign-in events, each with an id and an account of its own (events of one
+ * account take turns on its row, each holding a connection of its instance's pool), and any answer
+ * other than 200 delivered again (cidaas-facts.md, "Webhooks": after 1, 5 and 10 minutes; here at
+ * once, up to three times). A 401 is a refusal; a 502 is nginx's when an instance closed the
+ * connection it had sent a POST on as it stopped (nginx never sends a POST on), which the delivery
+ * again gets through.
+ */
+function webhookDeliveries(perSecond: number, keyNow: () => string) {
+  const results = {
+    sent: 0,
+    delivered: [] as string[],
+    refused: 0,
+    deliveredAgain: [] as number[],
+    neverDelivered: [] as string[],
+  };
+  const deliver = async () => {
+    const id = randomUUID();
+    results.sent += 1;
+    const body = JSON.stringify({
+      id,
+      eventtype: 'LOGIN_WITH_CIDAAS',
+      email: `rollout-${id}@example.ch`,
+      timestamp: new Date().toISOString(),
+    });
+    for (let attempt = 1; attempt <= 4; attempt += 1) {
+      let outcome: number | string;
+      try {
+        const answer = await fetch(`${balancer}/api/cidaas-webhook/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': keyNow() },
+          body,
+          signal: AbortSignal.timeout(10_000),
+        });
+        await answer.arrayBuffer();
+        if (answer.status === 200) {
+          results.delivered.push(id);
+          return;
+        }
+        if (answer.status === 401) results.refused += 1;
+        outcome = answer.status;
+      } catch (error) {
+        outcome = String(error);
+      }
+      if (attempt === 4) results.neverDelivered.push(String(outcome));
+      else results.deliveredAgain.push(typeof outcome === 'number' ? outcome : 0);
     }
+  };
+  const load = paced(perSecond, 2, deliver);
+  return { results, stop: load.stop };
+}
+
+/** The server's own version (its package.json, bundled into each build). */
+const PREVIOUS_VERSION = (
+  JSON.parse(readFileSync(join(ROOT, 'apps/server/package.json'), 'utf8')) as { version: string }
+).version;
+/** The next build: the server as it is, with one more migration and a version of its own. */
+const NEXT_VERSION = `${PREVIOUS_VERSION}-next`;
+const NEXT_MIGRATION = '9999_upgrade_probe';
+/**
+ * Its compiled main, from the root: one folder below apps/server, as dist/main.js is (the code builds
+ * paths from import.meta.url), a folder of this run's own (another run's may come and go meanwhile).
+ * Git-ignored, and removed after the tests.
+ */
+const NEXT_BUILD_OUTPUT = `apps/server/dist-next-${process.pid}/main.js`;
+const NEXT_BUILD_DIR = dirname(join(ROOT, NEXT_BUILD_OUTPUT));
+
+/**
+ * esbuild, as it builds the server, appends one migration (a table `upgrade_probe`) to the export
+ * of db/migrations.ts and gives the package.json the server bundles (its version) another version.
+ */
+const nextBuildChanges: Plugin = {
+  name: 'next-build',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]apps[\\/]server[\\/]src[\\/]db[\\/]migrations\.ts$/ }, async ({ path }) => ({
+      loader: 'ts',
+      contents: `${await readFile(path, 'utf8')}
+migrations['${NEXT_MIGRATION}'] = {
+  async up(db) {
+    await db.schema.createTable('upgrade_probe').addColumn('id', 'integer', (column) => column.primaryKey()).execute();
+  },
+};
+`,
+    }));
+    build.onLoad({ filter: /[\\/]apps[\\/]server[\\/]package\.json$/ }, async ({ path }) => ({
+      loader: 'json',
+      contents: JSON.stringify({ ...JSON.parse(await readFile(path, 'utf8')), version: NEXT_VERSION }),
+    }));
+  },
+};
+
+/** Builds the next build beside the real one; gives back its compiled main. */
+async function buildNext(): Promise<string> {
+  const [main] = NODE_APPS.find((app) => app.name === 'server')!.entries;
+  await buildVariant([{ source: main!.source, output: NEXT_BUILD_OUTPUT }], {
+    plugins: [nextBuildChanges],
+    quiet: true,
+  });
+  return join(ROOT, NEXT_BUILD_OUTPUT);
+}
+
+describe('a rollout onto the next build and back, the webhook key rotated on the way, under load', () => {
+  it('fails no page, refuses and loses no delivery, and every instance starts on each build', async () => {
+    const previousBuild = cluster.instances[0]!.entry;
+    const nextBuild = await buildNext();
+    const oldKey = 'concierge-dev-webhook-key';
+    const newKey = 'rotated-webhook-key-2026-11';
+    let senderKey = oldKey;
+    const isRunning = (index: number) => {
+      const child = cluster.instances[index]!.child;
+      return child !== undefined && child.exitCode === null && child.signalCode === null;
+    };
+    const stop = async (index: number) => {
+      const child = cluster.instances[index]!.child!;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    };
     // Two instances answer, as the fewest a rollout can keep one of: the third is stopped first
-    // (with three, one other would always be in; two is where stopping the next too soon shows).
-    const third = cluster.instances.length - 1;
-    const stopped = cluster.instances[third]!.child!;
-    const thirdExited = new Promise((resolve) => stopped.once('exit', resolve));
-    stopped.kill('SIGTERM');
-    await thirdExited;
-    const load = loadThroughNginx([
+    // (with three, one other would always be in; two is where stopping the next too soon shows) — the
+    // one the SIGTERM test stopped, or else the last. Whatever else the tests before left stopped is
+    // started again.
+    const stoppedBefore = cluster.instances
+      .map((_instance, index) => index)
+      .filter((index) => !isRunning(index));
+    const third = stoppedBefore[0] ?? cluster.instances.length - 1;
+    const answering = cluster.instances.map((_instance, index) => index).filter((index) => index !== third);
+    /** When one of the two that answer was last ready again: nginx takes it back fail_timeout later. */
+    let lastReadyAt = 0;
+    for (const index of stoppedBefore.slice(1)) {
+      await cluster.restartInstance(index);
+      lastReadyAt = Date.now();
+    }
+    /**
+     * The recipe's wait before the next of the two that answer is stopped: nginx's fail_timeout since
+     * the last of them was ready, so that it has taken that one back. (The third, stopped or started
+     * meanwhile, takes none of them away.)
+     */
+    const untilTakenBack = () => pause(lastReadyAt + NGINX_FAIL_TIMEOUT_SECONDS * 1000 - Date.now());
+
+    const pages = pagesThroughNginx(16, [
       '/login?subdomain=demo',
       '/config.json',
       '/register?subdomain=r5',
       '/readyz',
     ]);
-    const { results } = load;
+    const deliveries = webhookDeliveries(8, () => senderKey);
     const startedAt = Date.now();
-    const restartMs: number[] = [];
-    // The recipe of docs/operations.md: one instance at a time — SIGTERM, its exit, the new one's
-    // /readyz — then nginx's fail_timeout before the next, so that it has taken this one back.
-    for (let index = 0; index < third; index += 1) {
-      const restartAt = Date.now();
-      await cluster.restartInstance(index);
-      restartMs.push(Date.now() - restartAt);
-      await new Promise((resolve) => setTimeout(resolve, NGINX_FAIL_TIMEOUT_SECONDS * 1000));
-    }
-    await load.stop();
-    await cluster.restartInstance(third);
-
-    expect(results.failed).toEqual([]);
-    expect(results.sent).toBeGreaterThan(100);
-    console.log(
-      `Rolling restart of 2 instances under load: ${results.sent} requests through nginx, ` +
-        `${results.failed.length} failed, in ${((Date.now() - startedAt) / 1000).toFixed(1)} s; ` +
-        `each instance stopped, restarted and ready after ${restartMs.map((ms) => `${ms} ms`).join(', ')}`,
-    );
-  }, 180_000);
-});
-
-describe('the webhook key rotated under load', () => {
-  it('refuses no delivery and loses none: both keys are accepted while the sender switches', async () => {
-    const oldKey = 'concierge-dev-webhook-key';
-    const newKey = 'rotated-webhook-key-2026-11';
-    let senderKey = oldKey;
-    const results = { sent: 0, refused: 0, retried: 0, failed: [] as string[] };
-    let isSending = true;
+    if (isRunning(third)) await stop(third);
+    const restarts: { rollout: string; name: string; ms: number; line: StartLine }[] = [];
     /**
-     * One delivery as cidaas makes it: an answer other than 200 is delivered again
-     * (cidaas-facts.md, "Webhooks": after 1, 5 and 10 minutes; here at once). A 401 is counted apart.
+     * The recipe of docs/operations.md onto a build and configuration: one instance at a time —
+     * SIGTERM, its exit, the new one's /readyz — and nginx's fail_timeout before the next is
+     * stopped; then the third, stopped first, is started onto the same build.
      */
-    const deliver = async () => {
-      const body = JSON.stringify({
-        id: randomUUID(),
-        eventtype: 'ACCOUNT_MODIFIED',
-        timestamp: new Date().toISOString(),
-        sub: randomUUID(),
-      });
-      for (let attempt = 1; attempt <= 4; attempt += 1) {
-        try {
-          const answer = await fetch(`${balancer}/api/cidaas-webhook/events`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-api-key': senderKey },
-            body,
-            signal: AbortSignal.timeout(10_000),
-          });
-          await answer.arrayBuffer();
-          if (answer.status === 200) return;
-          if (answer.status === 401) results.refused += 1;
-          if (attempt === 4) results.failed.push(String(answer.status));
-        } catch (error) {
-          if (attempt === 4) results.failed.push(String(error));
-        }
-        results.retried += 1;
+    const rollOnto = async (rollout: string, change: { entry: string; env: Record<string, string> }) => {
+      for (const index of [...answering, third]) {
+        if (index !== third) await untilTakenBack();
+        const at = Date.now();
+        const line = await cluster.restartInstance(index, change);
+        if (index !== third) lastReadyAt = Date.now();
+        if (!line) throw new Error(`${cluster.instances[index]!.name} logged no start line`);
+        restarts.push({ rollout, name: cluster.instances[index]!.name, ms: Date.now() - at, line });
       }
+      return restarts.filter((restart) => restart.rollout === rollout).map((restart) => restart.line);
     };
-    const sender = async () => {
-      while (isSending) {
-        results.sent += 1;
-        await deliver();
-      }
-    };
-    /** The rolling restart of docs/operations.md, every instance onto `env`. */
-    const rollOnto = async (env: Record<string, string>) => {
-      for (let index = 0; index < cluster.instances.length; index += 1) {
-        await cluster.restartInstance(index, env);
-        await new Promise((resolve) => setTimeout(resolve, NGINX_FAIL_TIMEOUT_SECONDS * 1000));
-      }
-    };
-    const senders = Array.from({ length: 2 }, () => sender());
-    const startedAt = Date.now();
-    // docs/operations.md, "Rotating a secret": both values on every instance, the sender switches,
-    // then the old value goes.
-    await rollOnto({ WEBHOOK_API_KEY: `${oldKey},${newKey}` });
-    const switchedAt = results.sent;
-    senderKey = newKey;
-    await rollOnto({ WEBHOOK_API_KEY: newKey });
-    isSending = false;
-    await Promise.all(senders);
+    /** Each instance's build as its metrics say (their port opens just after /readyz's). */
+    const buildsOf = (version: string) =>
+      waitFor(
+        `every instance on ${version}`,
+        () =>
+          Promise.all(
+            cluster.instances.map(async (instance) => {
+              const text = await fetch(instance.metricsUrl)
+                .then((answer) => answer.text())
+                .catch(() => '');
+              return /^concierge_build_info\{[^}]*version="([^"]+)"/m.exec(text)?.[1];
+            }),
+          ),
+        (versions) => versions.every((found) => found === version),
+      );
+    const probeMigrations = async () =>
+      (
+        await query<{ count: string }>('select count(*) from concierge.kysely_migration where name = $1', [
+          NEXT_MIGRATION,
+        ])
+      ).map((row) => Number(row.count))[0];
 
+    // The upgrade, with both webhook keys: docs/operations.md, "Upgrading" and "Rotating a secret"
+    // steps 1 and 2. The first instance of the next build migrates, while the previous build serves.
+    const upgraded = await rollOnto('upgrade', {
+      entry: nextBuild,
+      env: { WEBHOOK_API_KEY: `${oldKey},${newKey}`, LOG_LEVEL: 'info' },
+    });
+    await buildsOf(NEXT_VERSION);
+    expect(upgraded.map((line) => line.build.version)).toEqual(cluster.instances.map(() => NEXT_VERSION));
+    expect(upgraded.map((line) => line.migrations.ran)).toEqual([[NEXT_MIGRATION], [], []]);
+    expect(upgraded.every((line) => line.migrations.newer.length === 0)).toBe(true);
+    expect(upgraded.slice(1).every((line) => line.migrations.applied.includes(NEXT_MIGRATION))).toBe(true);
+    const [table] = await query<{ found: boolean }>(
+      `select to_regclass('concierge.upgrade_probe') is not null as found`,
+    );
+    expect(table?.found).toBe(true);
+    expect(await probeMigrations()).toBe(1);
+    // Step 3: the sender switches, once every instance takes both keys (the start lines show two, masked).
+    for (const line of upgraded) expect(line.config.webhook).toMatchObject({ apiKeys: ['***', '***'] });
+    const switchedAt = deliveries.results.sent;
+    senderKey = newKey;
+    // Back onto the previous build, with the new key alone (step 4). The third is stopped first
+    // again: the one nginx may not have taken back yet.
+    await stop(third);
+    const rolledBack = await rollOnto('rollback', { entry: previousBuild, env: { WEBHOOK_API_KEY: newKey } });
+    await Promise.all([pages.stop(), deliveries.stop()]);
+    const durationS = (Date.now() - startedAt) / 1000;
+
+    await buildsOf(PREVIOUS_VERSION);
+    for (const line of rolledBack) {
+      expect(line.build.version).toBe(PREVIOUS_VERSION);
+      expect(line.migrations).toMatchObject({ ran: [], newer: [NEXT_MIGRATION] });
+      expect(line.msg).toContain('starting without migrating: the schema has migrations of a newer build');
+      expect(line.config.webhook).toMatchObject({ apiKeys: ['***'] });
+    }
+    expect(await probeMigrations()).toBe(1);
+    // Every start logged its configuration with the secrets masked: none appears in a start line.
+    const secrets = [oldKey, newKey, ADMIN_TOKEN, decodeURIComponent(new URL(cluster.database).password)];
+    for (const { line } of restarts) {
+      expect(line.config).toMatchObject({
+        providerAdmin: { clientSecret: '***' },
+        formSecrets: ['***'],
+        adminApiTokens: ['***'],
+      });
+      for (const secret of secrets) expect(JSON.stringify(line)).not.toContain(secret);
+    }
+    expect(cluster.instances.map((_instance, index) => isRunning(index))).toEqual([true, true, true]);
+
+    expect(pages.results.failed).toEqual([]);
+    expect(pages.results.sent).toBeGreaterThan(100);
+    const { results } = deliveries;
     expect(results.refused).toBe(0);
-    expect(results.failed).toEqual([]);
+    expect(results.neverDelivered).toEqual([]);
+    expect(results.deliveredAgain.filter((status) => status !== 502)).toEqual([]);
+    expect(results.delivered).toHaveLength(results.sent);
     expect(switchedAt).toBeGreaterThan(10);
     expect(results.sent - switchedAt).toBeGreaterThan(10);
+    // None lost: every delivery answered 200 is in PostgreSQL, once.
+    const [stored] = await query<{ count: string }>(
+      'select count(*) from concierge.processed_webhook_events where id = any($1)',
+      [results.delivered],
+    );
+    expect(Number(stored?.count)).toBe(results.delivered.length);
     // Once the rotation is over, the old key is refused.
     const stale = await fetch(`${balancer}/api/cidaas-webhook/events`, {
       method: 'POST',
@@ -675,10 +851,14 @@ describe('the webhook key rotated under load', () => {
     });
     expect(stale.status).toBe(401);
     console.log(
-      `Webhook key rotated over two rolling restarts of ${cluster.instances.length} instances in ` +
-        `${((Date.now() - startedAt) / 1000).toFixed(1)} s: ${results.sent} deliveries through nginx ` +
-        `(${switchedAt} with the old key, ${results.sent - switchedAt} with the new), ${results.refused} refused, ` +
-        `${results.retried} delivered again, ${results.failed.length} never delivered`,
+      `Rollout onto ${NEXT_VERSION} (one more migration) and back to ${PREVIOUS_VERSION}, the webhook key ` +
+        `rotated on the way, in ${durationS.toFixed(1)} s: ${pages.results.sent} page requests through nginx, ` +
+        `${pages.results.failed.length} failed; ${results.sent} webhook deliveries (${switchedAt} with the old ` +
+        `key, ${results.sent - switchedAt} with the new), ${results.refused} refused, ` +
+        `${results.deliveredAgain.length} delivered again after a 502, ${results.neverDelivered.length} never ` +
+        `delivered, ${stored?.count} stored; each instance stopped (the third: stopped already), started and ` +
+        'ready after ' +
+        restarts.map((restart) => `${restart.name} ${restart.ms} ms (${restart.rollout})`).join(', '),
     );
   }, 240_000);
 });
@@ -686,7 +866,7 @@ describe('the webhook key rotated under load', () => {
 describe('a tenant added and a brand changed in the registry file', () => {
   it('is served by every instance without a restart, failing no request', async () => {
     const shipped = readFileSync(cluster.tenantsFile, 'utf8');
-    const load = loadThroughNginx(['/login?subdomain=demo', '/config.json']);
+    const load = pagesThroughNginx(40, ['/login?subdomain=demo', '/config.json']);
     const { results } = load;
     try {
       const registry = JSON.parse(shipped);

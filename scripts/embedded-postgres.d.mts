@@ -13,3 +13,9 @@ export interface EmbeddedPostgres {
   /** Starts it again on the same data and port. */
   startServer(): Promise<void>;
 }
+
+/**
+ * For a launcher that stops everything itself on SIGINT and SIGTERM, PostgreSQL last: the package's
+ * own signal hooks (which stop PostgreSQL and end the process) stand back from then on.
+ */
+export function leaveSignalsToCaller(): void;

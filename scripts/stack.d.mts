@@ -69,7 +69,8 @@ export function prepareRun(
   urls: StackUrls,
   ports: Pick<StackPorts, 'postgres'>,
 ): Promise<{ dataDir: string; env: NodeJS.ProcessEnv; postgres: EmbeddedPostgres | undefined }>;
-export function nodeApp(app: string): { command: string; args: string[] };
+/** `node` on an app's compiled main entry, or on `entry`, another compiled main of the app (absolute). */
+export function nodeApp(app: string, entry?: string): { command: string; args: string[] };
 export function mailCatcherProcess(ports: StackPorts, urls: StackUrls): StackProcess;
 export function providerProcess(ports: StackPorts, urls: StackUrls): StackProcess;
 export function propertyPortalProcess(ports: StackPorts, urls: StackUrls): StackProcess;

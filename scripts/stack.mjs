@@ -271,9 +271,13 @@ export async function prepareRun(options, urls, ports) {
   return { dataDir, env, postgres };
 }
 
-/** `node` with source maps on an app's compiled entry: a stack trace in a log names src/ lines. */
-export function nodeApp(/** @type {string} */ app) {
-  return { command: process.execPath, args: ['--enable-source-maps', ...nodeArguments(app)] };
+/**
+ * `node` with source maps on an app's compiled entry: a stack trace in a log names src/ lines.
+ * @param {string} app
+ * @param {string} [entry] another compiled main of the app (absolute), e.g. a variant build
+ */
+export function nodeApp(app, entry) {
+  return { command: process.execPath, args: ['--enable-source-maps', ...nodeArguments(app, entry)] };
 }
 
 export function mailCatcherProcess(ports, urls) {
