@@ -6,11 +6,8 @@ const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 // A page is rendered anew for every request: a fast brotli level (the assets, compressed once at
-// build, get the best one). Level 3: /register from a letter (39.8 KB) in 0.37 ms of CPU to 9.2 KB,
-// where level 5 took 1.4 ms for 8.3 KB — the 0.9 KB more are 5 ms on a slow 4G line, and the
-// server's CPU is what a busy hour runs out of (docs/decisions.md, "Compression"). Below this
-// size compression saves less than it costs.
-const BROTLI_QUALITY = 3;
+// build, get the best one). Below this size compression saves less than it costs.
+const BROTLI_QUALITY = 5;
 const MIN_BYTES = 1024;
 
 /**
