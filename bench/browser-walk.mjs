@@ -26,7 +26,7 @@ const STEP_TIMEOUT_MS = 20_000;
 /** @typedef {{ portal: string, provider: string, propertyPortal: string, mail: string }} StackUrls */
 
 /** @param {StackUrls} urls */
-async function createRegistrationCode(urls) {
+export async function createRegistrationCode(urls) {
   const response = await fetch(`${urls.portal}/api/admin/codes`, {
     method: 'POST',
     headers: { authorization: `Bearer ${DEV_ADMIN_API_TOKEN}`, 'content-type': 'application/json' },
@@ -39,7 +39,7 @@ async function createRegistrationCode(urls) {
 }
 
 /** Waits for an e-mail to `to` at the mail catcher with a link to `pathname`. @param {StackUrls} urls */
-async function linkFromMail(urls, to, pathname, notBefore = new Set()) {
+export async function linkFromMail(urls, to, pathname, notBefore = new Set()) {
   const deadline = Date.now() + STEP_TIMEOUT_MS;
   while (Date.now() < deadline) {
     const response = await fetch(`${urls.mail}/api/messages?to=${encodeURIComponent(to)}`);

@@ -23,25 +23,52 @@ export const CONNECTIONS = 10;
 
 /**
  * @param {string} url only ever 127.0.0.1: the bench never loads anything it did not start
- * @param {{ headers?: Record<string, string>, duration?: number, everyRequestNew?: boolean }} [options]
+ * @param {{ headers?: Record<string, string>, duration?: number, everyRequestNew?: boolean,
+ *   exactMedian?: boolean, nextRequest?: () => { path: string, headers?: Record<string, string> },
+ *   amount?: number }} [options]
  *   everyRequestNew: each request's query gets a parameter of its own (`bench=1`, `bench=2`, …), so
  *   that no answer can be one the server kept from before
+ *   nextRequest: the path (and headers on top of `headers`) of each request, asked anew for each
+ *   amount: this many requests instead of a duration; the run ends when every one is answered
  *   exactMedian: also the median of each 2xx answer's own time, to the microsecond: autocannon's
  *   histogram counts whole milliseconds, too coarse to compare two medians of about 2 ms
  * @returns {Promise<LoadFigures>}
  */
 export async function load(
   url,
-  { headers = {}, duration = DURATION_S, everyRequestNew = false, exactMedian = false } = {},
+  {
+    headers = {},
+    duration = DURATION_S,
+    everyRequestNew = false,
+    exactMedian = false,
+    nextRequest,
+    amount,
+  } = {},
 ) {
   if (new URL(url).hostname !== '127.0.0.1')
     throw new Error(`Refusing to load anything but 127.0.0.1: ${url}`);
   const { pathname, search } = new URL(url);
   let count = 0;
-  const requests = everyRequestNew
-    ? [{ setupRequest: (request) => ({ ...request, path: `${pathname}${search}&bench=${++count}` }) }]
-    : undefined;
-  const run = autocannon({ url, connections: CONNECTIONS, duration, headers, requests });
+  const requests = nextRequest
+    ? [
+        {
+          setupRequest: (request) => {
+            const next = nextRequest();
+            return { ...request, path: next.path, headers: { ...request.headers, ...next.headers } };
+          },
+        },
+      ]
+    : everyRequestNew
+      ? [{ setupRequest: (request) => ({ ...request, path: `${pathname}${search}&bench=${++count}` }) }]
+      : undefined;
+  const run = autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    headers,
+    requests,
+    ...(amount === undefined ? {} : { amount }),
+  });
   /** @type {number[]} */
   const times = [];
   if (exactMedian) {

@@ -14,6 +14,8 @@ export function format(value, unit) {
   if (unit === 'ms') return `${value.toFixed(0)} ms`;
   if (unit === 'count') return String(value);
   if (unit === 'ratio') return `${value.toFixed(2)}×`;
+  if (unit === 'per request') return value.toFixed(2);
+  if (unit === 'µs') return `${value.toFixed(0)} µs`;
   return `${value.toFixed(0)} ${unit}`;
 }
 
@@ -32,6 +34,7 @@ function table(rows) {
 export function printReport(results, verdicts) {
   // A part run alone (`--only=protection`) has only its own figures.
   if (results.bundle) printServer(results);
+  if (results.serverCost) printServerCost(results.serverCost);
   if (results.stack) printStack(results.stack);
   if (results.protection) printProtection(results.protection);
 
@@ -43,9 +46,154 @@ export function printReport(results, verdicts) {
         verdict.name,
         `${verdict.kind === 'max' ? '≤' : '≥'} ${format(verdict.limit, verdict.unit)}`,
         format(verdict.actual, verdict.unit),
-        verdict.ok ? 'ok' : 'BROKEN',
+        verdict.verdict === 'met' ? 'ok' : verdict.verdict === 'broken' ? 'BROKEN' : verdict.verdict,
       ]),
     ]),
+  );
+}
+
+/** The machine beside a figure: its load and what others used of it. @param {any} machine */
+function machineNote(machine) {
+  return (
+    `load ${machine.loadAverage1m.toFixed(2)}, others ${(machine.othersShareOfACore * 100).toFixed(0)} % of a core` +
+    (machine.isBusy ? ' (busy)' : '')
+  );
+}
+
+/** The server's CPU per request against the trivial route (bench/server-cost.mjs). @param {any} cost */
+function printServerCost(cost) {
+  const { workloads } = cost;
+  console.log(
+    `\nServer CPU per request (${cost.connections} connections; ${cost.warmUpSeconds} s warm-up, then ` +
+      `as many requests as ${cost.seconds} s at its pace; per request answered 2xx; busy: others above ` +
+      `${(cost.busyShareOfACore * 100).toFixed(0)} % of a core)`,
+  );
+  const perRequest = (us) => format(us, 'µs');
+  console.log(
+    table([
+      [
+        'load',
+        'server CPU',
+        '÷ trivial',
+        'PostgreSQL CPU',
+        '÷ trivial',
+        'statements',
+        'req/s',
+        '2xx',
+        'other',
+        'machine',
+      ],
+      ...Object.entries(workloads).map(([key, figures]) => [
+        figures.name,
+        perRequest(figures.cpuPerRequestUs),
+        key === 'trivial' ? '1×' : format(figures.ratio, 'ratio'),
+        key === 'trivial' ? '' : perRequest(figures.postgres.cpuPerRequestUs),
+        key === 'trivial' ? '' : format(figures.postgres.ratio, 'ratio'),
+        key === 'trivial' ? '' : format(figures.postgres.statementsPerRequest, 'per request'),
+        format(figures.requestsPerSecond, 'req/s').replace(' req/s', ''),
+        String(figures.answered2xx),
+        String(figures.non2xx + figures.errors),
+        machineNote(figures.machine),
+      ]),
+    ]),
+  );
+  for (const [key, figures] of Object.entries(workloads)) {
+    if (key === 'trivial' || figures.postgres.statements.length === 0) continue;
+    console.log(
+      `${key}: statements per request — ` +
+        figures.postgres.statements
+          .map((statement) => `${statement.perRequest.toFixed(2)}× ${statement.query.slice(0, 60)}`)
+          .join('; '),
+    );
+  }
+  if (cost.profile) printProfile(cost.profile);
+}
+
+/** Where the server's time goes under a load (`--profile`: /register). @param {any} profile */
+function printProfile(profile) {
+  const percent = (share) => `${(share * 100).toFixed(1)} %`;
+  // The profiler's own thread is the profile's cost, not the server's.
+  const threads = Object.fromEntries(
+    Object.entries(profile.threadsMs).filter(([name]) => !name.startsWith('v8:Prof')),
+  );
+  const total = Object.values(threads).reduce((sum, ms) => sum + ms, 0);
+  const main = threads.MainThread ?? 0;
+  console.log(
+    `\nProfile of the server under ${profile.load} (--cpu-prof; ${profile.answered2xx} answers, ` +
+      `${format((total * 1000) / profile.answered2xx, 'µs')} of CPU each; ${machineNote(profile.machine)})`,
+  );
+  console.log(
+    `Threads: main ${percent(main / total)}, ` +
+      Object.entries(threads)
+        .filter(([name]) => name !== 'MainThread')
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, ms]) => `${name} ${percent(ms / total)}`)
+        .join(', ') +
+      ` of the process's ${format(total, 'ms')} (the profiler's own thread left out)`,
+  );
+  const names = {
+    mantine: '@mantine/* (bundled in the portal renderer)',
+    'react-dom': 'react-dom',
+    react: 'react',
+    portal: "the portal's page code (own)",
+    'portal-bundle': 'portal renderer, not attributed',
+    server: "the server's own code",
+    pg: 'pg and kysely',
+    fastify: 'Fastify and its packages',
+    'other-npm': 'other npm packages',
+    zlib: 'zlib',
+    fetch: "Node's fetch (undici): the provider calls",
+    node: 'Node core (http, sockets, streams, microtasks, …)',
+    gc: 'garbage collector',
+    program: 'V8/native, unattributed',
+    other: 'other',
+  };
+  const ofProcess = (key) => ((profile.shares[key] ?? 0) * main) / total;
+  const helpers = threads.V8Worker ?? 0;
+  const pool = threads['libuv-worker'] ?? 0;
+  // By package, of the whole process: the main thread's samples, and the other threads by their work.
+  const rows = [
+    ['@mantine/* (bundled in the portal renderer)', ofProcess('mantine')],
+    ['react-dom and react', ofProcess('react-dom') + ofProcess('react')],
+    ["the portal's page code (own)", ofProcess('portal') + ofProcess('portal-bundle')],
+    ["the server's own code", ofProcess('server')],
+    ['brotli/zlib: main thread + libuv pool', ofProcess('zlib') + pool / total],
+    ['GC: main-thread pauses + V8 helper threads (GC, compiler)', ofProcess('gc') + helpers / total],
+    ['pg and kysely', ofProcess('pg')],
+    [names.fetch, ofProcess('fetch')],
+    [names.node, ofProcess('node')],
+    ['Fastify and its packages', ofProcess('fastify')],
+    [
+      'other (other npm, V8/native, other threads)',
+      ofProcess('other-npm') +
+        ofProcess('program') +
+        ofProcess('other') +
+        (total - main - helpers - pool) / total,
+    ],
+  ];
+  console.log(
+    table([
+      ['by package', 'share of the process'],
+      ...rows.map(([name, share]) => [String(name), percent(Number(share))]),
+    ]),
+  );
+  console.log(
+    `Main thread alone: ${Object.entries(profile.shares)
+      .sort((a, b) => b[1] - a[1])
+      .map(([key, share]) => `${names[key] ?? key} ${percent(share)}`)
+      .join(', ')}`,
+  );
+  console.log(
+    `Within Fastify, other npm packages and Node core (main thread): ${Object.entries(profile.packages)
+      .map(([name, share]) => `${name} ${percent(share)}`)
+      .join(', ')}`,
+  );
+  console.log(
+    `Under react-dom's render: ${percent(profile.renderShare)} of the main thread. ` +
+      `Top functions: ${profile.topFunctions
+        .slice(0, 8)
+        .map((entry) => `${entry.name} (${entry.category}) ${percent(entry.share)}`)
+        .join(', ')}`,
   );
 }
 
@@ -101,6 +249,62 @@ function printServer(results) {
 
 /** The `npm start` stack: the browser walk, memory, sign-ins and Lighthouse. @param {any} stack */
 function printStack(stack) {
+  // `--only=pages` starts the stack for its pages alone: no walk, memory or sign-in.
+  if (stack.walk) printStackRun(stack);
+  const rounds = stack.pagesSpeed[0]?.rounds ?? 0;
+  console.log(
+    `\nLighthouse mobile (simulated slow 4G, 4× CPU), ${rounds} rounds taking turns with the floor (the same HTML without scripts); medians`,
+  );
+  console.log(
+    table([
+      [
+        'page',
+        'LCP',
+        'floor',
+        'ratio',
+        'rounds ≤ limit',
+        'CLS',
+        'TBT',
+        'JS',
+        'requests',
+        'to other origins',
+        'machine',
+      ],
+      ...stack.pagesSpeed.map((page) => [
+        page.name,
+        format(page.page.lcpMs, 'ms'),
+        format(page.floor.lcpMs, 'ms'),
+        format(page.lcpRatio, 'ratio'),
+        `${page.roundsWithin} of ${page.rounds}`,
+        page.page.cls.toFixed(3),
+        format(page.page.tbtMs, 'ms'),
+        format(page.page.scriptBytes, 'bytes'),
+        String(page.page.requests),
+        String(page.page.otherOrigins),
+        machineNote(page.machine),
+      ]),
+    ]),
+  );
+  console.log('\nForms on an old phone (applied slow 4G, 4× CPU), from the navigation; medians');
+  console.log(
+    table([
+      ['page', 'first send', 'without scripts', 'ratio', 'terms open', 'without scripts', 'ratio', 'machine'],
+      ...stack.formsUsable.map((form) => [
+        form.name,
+        format(form.submit.pageMs, 'ms'),
+        format(form.submit.floorMs, 'ms'),
+        format(form.submit.ratio, 'ratio'),
+        form.terms ? format(form.terms.pageMs, 'ms') : '',
+        form.terms ? format(form.terms.floorMs, 'ms') : '',
+        form.terms ? format(form.terms.ratio, 'ratio') : '',
+        machineNote(form.machine),
+      ]),
+    ]),
+  );
+}
+
+/** The stack's start, memory and sign-in. @param {any} stack */
+function printStackRun(stack) {
   const MiB = (bytes) => `${(bytes / 1024 / KiB).toFixed(1)} MiB`;
   console.log(
     `\nnpm start stack: up in ${format(stack.startMs, 'ms')}; browser walk ` +
@@ -138,26 +342,6 @@ function printStack(stack) {
         `${throughput.perSecond.toFixed(1)} sign-ins/s, ${throughput.perSecondPerCore.toFixed(1)} per core ` +
           `(${throughput.cores} cores), ${throughput.completed} done, ${throughput.failed} failed`,
       ],
-    ]),
-  );
-
-  const { pageSpeed } = stack;
-  console.log(
-    `\nLighthouse mobile (simulated slow 4G, 4× CPU), median of ${pageSpeed.runs}, taking turns with the floor page`,
-  );
-  console.log(
-    table([
-      ['page', 'LCP', 'TBT', 'JS', 'CSS', 'requests', 'to other origins'],
-      [
-        '/login',
-        format(pageSpeed.page.lcpMs, 'ms'),
-        format(pageSpeed.page.tbtMs, 'ms'),
-        format(pageSpeed.page.scriptBytes, 'bytes'),
-        format(pageSpeed.page.stylesheetBytes, 'bytes'),
-        String(pageSpeed.page.requests),
-        String(pageSpeed.page.otherOrigins),
-      ],
-      ['floor (same HTML, no scripts, gzip)', format(pageSpeed.floor.lcpMs, 'ms'), '', '', '', '', ''],
     ]),
   );
 }

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { nodeArguments } from '../scripts/build-node-apps.mjs';
 import { startEmbeddedPostgres } from '../scripts/embedded-postgres.mjs';
 import { startProviderStandIn } from './provider-stand-in.mjs';
@@ -64,21 +65,34 @@ export function memoryOf(pid) {
  * @property {number} pid the server's own node process (no wrapper)
  * @property {number} startMs from spawning the process to the first 200 of /readyz
  * @property {() => Promise<void>} stop ends the server and removes its data; safe to call twice
+ * @property {Awaited<ReturnType<typeof startProviderStandIn>>} provider the provider stand-in it asks
+ * @property {string} databaseUrl its embedded PostgreSQL (a superuser's URL)
+ * @property {() => number} postgresPid the PostgreSQL server's main process (postmaster.pid)
  */
 
 /**
  * @param {string} root the repository root
  * @param {Record<string, string>} [env] on top of SERVER_ENV, for a measurement that needs it
+ * @param {{ statementStats?: boolean, nodeFlags?: string[] }} [options]
+ *   statementStats: PostgreSQL loads pg_stat_statements (a restart before the server connects), so
+ *   that the statements a load costs can be counted; nodeFlags: before the server's own (`--cpu-prof`)
  * @returns {Promise<RunningServer>}
  */
-export async function startServer(root, env = {}) {
+export async function startServer(root, env = {}, { statementStats = false, nodeFlags = [] } = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'concierge-bench-'));
   const postgres = await startEmbeddedPostgres({ dataDir, port: await freePort(), persistent: false });
+  if (statementStats) {
+    await loadStatementStats(postgres).catch(async (error) => {
+      await postgres.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+      throw error;
+    });
+  }
   const provider = await startProviderStandIn();
   const origin = `http://127.0.0.1:${port}`;
   const spawned = performance.now();
-  const child = spawn(process.execPath, nodeArguments('server'), {
+  const child = spawn(process.execPath, [...nodeFlags, ...nodeArguments('server')], {
     cwd: root,
     env: {
       ...process.env,
@@ -122,7 +136,38 @@ export async function startServer(root, env = {}) {
     throw error;
   }
   const startMs = performance.now() - spawned;
-  return { origin, pid: /** @type {number} */ (child.pid), startMs, stop };
+  return {
+    origin,
+    pid: /** @type {number} */ (child.pid),
+    startMs,
+    stop,
+    provider,
+    databaseUrl: postgres.url,
+    postgresPid: () =>
+      Number(readFileSync(join(dataDir, 'cluster/postmaster.pid'), 'utf8').split('\n', 1)[0]),
+  };
+}
+
+/**
+ * pg_stat_statements needs to be loaded when PostgreSQL starts: set, restarted, then created in the
+ * server's database (the embedded package ships the extension). The bench's own user is the
+ * cluster's superuser.
+ * @param {Awaited<ReturnType<typeof startEmbeddedPostgres>>} postgres
+ */
+async function loadStatementStats(postgres) {
+  const asSuperuser = async (/** @type {string} */ statement) => {
+    const client = new pg.Client({ connectionString: postgres.url });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await asSuperuser(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
+  await postgres.stopServer();
+  await postgres.startServer();
+  await asSuperuser('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
 }
 
 /**

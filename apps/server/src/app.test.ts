@@ -67,7 +67,7 @@ describe('server-rendered pages', () => {
     expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/entry-client-[\w-]+\.css">/);
     // One script element: the start script, naming the entry and the page's chunks (started after load).
     expect(html).toMatch(
-      /<script type="module" src="\/assets\/start-scripts-[\w-]+\.js" data-entry="\/assets\/entry-client-[\w-]+\.js" data-preloads="[^"]*\/assets\/Login-[\w-]+\.js[^"]*"><\/script>/,
+      /<script type="module" fetchpriority="low" src="\/assets\/start-scripts-[\w-]+\.js" data-entry="\/assets\/entry-client-[\w-]+\.js" data-preloads="[^"]*\/assets\/Login-[\w-]+\.js[^"]*"><\/script>/,
     );
     expect(html.match(/<script /g)).toHaveLength(2);
     expect(html).not.toMatch(/<script>(?!<)/);
@@ -172,7 +172,7 @@ describe('server-rendered pages', () => {
 
   it('serves the hashed assets with a long cache lifetime', async () => {
     const page = await server.app.inject({ url: '/login' });
-    const script = /<script type="module" src="([^"]+)"/.exec(page.body)?.[1];
+    const script = /<script type="module" fetchpriority="low" src="([^"]+)"/.exec(page.body)?.[1];
     expect(script).toBeDefined();
     const asset = await server.app.inject({ url: script! });
     expect(asset.statusCode).toBe(200);
@@ -181,7 +181,7 @@ describe('server-rendered pages', () => {
 
   it('sends a script only the headers a browser applies to a script, and its page all of them', async () => {
     const page = await server.app.inject({ url: '/login' });
-    const script = /<script type="module" src="([^"]+)"/.exec(page.body)?.[1];
+    const script = /<script type="module" fetchpriority="low" src="([^"]+)"/.exec(page.body)?.[1];
     const asset = await server.app.inject({ url: script! });
     expect(asset.headers).toMatchObject({
       'x-content-type-options': 'nosniff',
