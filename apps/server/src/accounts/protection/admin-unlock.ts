@@ -1,6 +1,7 @@
 import type { Kysely } from '@concierge/database';
 import type { ServerTables } from '../../db/schema';
 import { describeResult } from '../../provider-client/provider-result';
+import { oneAtATimePerAccount } from './account-queue';
 import { failuresSince, holdAccount } from './account-row';
 import type { ProtectionDeps } from './lock-applier';
 
@@ -49,43 +50,45 @@ export async function unlockOnAdminRequest(
   if (!user.data) return { outcome: 'no_account' };
   const { sub } = user.data;
   try {
-    return await db.transaction().execute(async (trx): Promise<AdminUnlock> => {
-      const account = await holdAccount(trx, email);
-      const isLocked = account.lock_state !== 'none';
-      const unlocked = await provider.unlockAccount(sub, {
-        isOurLock: isLocked && (account.lock_is_ours || account.lock_attempt_unknown),
-        verifiesEmail: false,
-      });
-      if (unlocked.kind !== 'answer') {
-        log.warn({ outcome: describeResult(unlocked) }, 'admin unlock: the provider did not unlock');
-        throw new NotUnlocked({ outcome: 'retry' });
-      }
-      if (unlocked.data === 'no_user') throw new NotUnlocked({ outcome: 'no_account' });
-      if (unlocked.data === 'still_locked') throw new NotUnlocked({ outcome: 'still_locked' });
-      const now = new Date();
-      const failuresCleared = await failuresSince(trx, email, account.counted_since);
-      await trx
-        .updateTable('account_protection')
-        .set({
-          sub,
-          counted_since: now > account.counted_since ? now : account.counted_since,
-          lock_state: 'none',
-          lock_requested_at: null,
-          locked_at: null,
-          lock_is_ours: false,
-          lock_attempt_unknown: false,
-        })
-        .where('email', '=', email)
-        .execute();
-      const result: AccountUnlocked = {
-        outcome: 'unlocked',
-        wasLocked: isLocked || unlocked.data === 'changed',
-        failuresCleared,
-      };
-      await record(trx, result);
-      log.info({ sub, wasLocked: isLocked, failuresCleared }, 'account unlocked through the admin API');
-      return result;
-    });
+    return await oneAtATimePerAccount(db, email, () =>
+      db.transaction().execute(async (trx): Promise<AdminUnlock> => {
+        const account = await holdAccount(trx, email);
+        const isLocked = account.lock_state !== 'none';
+        const unlocked = await provider.unlockAccount(sub, {
+          isOurLock: isLocked && (account.lock_is_ours || account.lock_attempt_unknown),
+          verifiesEmail: false,
+        });
+        if (unlocked.kind !== 'answer') {
+          log.warn({ outcome: describeResult(unlocked) }, 'admin unlock: the provider did not unlock');
+          throw new NotUnlocked({ outcome: 'retry' });
+        }
+        if (unlocked.data === 'no_user') throw new NotUnlocked({ outcome: 'no_account' });
+        if (unlocked.data === 'still_locked') throw new NotUnlocked({ outcome: 'still_locked' });
+        const now = new Date();
+        const failuresCleared = await failuresSince(trx, email, account.counted_since);
+        await trx
+          .updateTable('account_protection')
+          .set({
+            sub,
+            counted_since: now > account.counted_since ? now : account.counted_since,
+            lock_state: 'none',
+            lock_requested_at: null,
+            locked_at: null,
+            lock_is_ours: false,
+            lock_attempt_unknown: false,
+          })
+          .where('email', '=', email)
+          .execute();
+        const result: AccountUnlocked = {
+          outcome: 'unlocked',
+          wasLocked: isLocked || unlocked.data === 'changed',
+          failuresCleared,
+        };
+        await record(trx, result);
+        log.info({ sub, wasLocked: isLocked, failuresCleared }, 'account unlocked through the admin API');
+        return result;
+      }),
+    );
   } catch (error) {
     if (error instanceof NotUnlocked) return error.result;
     throw error;

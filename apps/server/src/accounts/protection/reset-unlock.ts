@@ -1,4 +1,5 @@
 import { answer, describeResult } from '../../provider-client/provider-result';
+import { oneAtATimePerAccount } from './account-queue';
 import { claimEventKey, failuresSince, holdAccount, LOCK_AFTER_FAILURES } from './account-row';
 import type { ProtectionDeps } from './lock-applier';
 
@@ -53,58 +54,60 @@ export async function unlockAfterReset(deps: ProtectionDeps, reset: CompletedRes
     return 'retry';
   }
   try {
-    return await db.transaction().execute(async (trx): Promise<ResetUnlock> => {
-      if (reset.eventKey !== undefined && !(await claimEventKey(trx, reset.eventKey))) return 'duplicate';
-      const account = await holdAccount(trx, reset.email);
-      const countedSince = reset.at > account.counted_since ? reset.at : account.counted_since;
-      const isProviderLockNewer =
-        account.lock_state !== 'none' &&
-        !account.lock_is_ours &&
-        (account.lock_requested_at?.getTime() ?? 0) > reset.at.getTime();
-      const isLockNewer =
-        isProviderLockNewer || (await failuresSince(trx, reset.email, countedSince)) >= LOCK_AFTER_FAILURES;
-      const isLifting = account.lock_state !== 'none' && !isLockNewer;
-      let outcome: ResetUnlock = isLockNewer && account.lock_state !== 'none' ? 'still_locked' : 'unlocked';
-      if ((reset.isOwnReset || isLifting) && !isLockNewer) {
-        // A lock asked for since the first look: the look-up now, the row held.
-        user ??= await lookUp();
-        if (user.kind !== 'answer') throw new UnlockFailed(describeResult(user));
-        if (!user.data) {
-          outcome = 'no_account';
-        } else {
-          const lock = { isOurLock: isLifting && (account.lock_is_ours || account.lock_attempt_unknown) };
-          let sub = user.data.sub;
-          let unlocked = await provider.unlockAccount(sub, lock);
-          if (unlocked.kind === 'answer' && unlocked.data === 'no_user' && before?.sub) {
-            // The sub on record is gone (the account deleted, the e-mail perhaps registered anew).
-            const fresh = await provider.findUserByEmail(reset.email);
-            if (fresh.kind !== 'answer') throw new UnlockFailed(describeResult(fresh));
-            sub = fresh.data?.sub ?? sub;
-            if (fresh.data) unlocked = await provider.unlockAccount(sub, lock);
-            await trx
-              .updateTable('account_protection')
-              .set({ sub: fresh.data?.sub ?? null })
-              .where('email', '=', reset.email)
-              .execute();
+    return await oneAtATimePerAccount(db, reset.email, () =>
+      db.transaction().execute(async (trx): Promise<ResetUnlock> => {
+        if (reset.eventKey !== undefined && !(await claimEventKey(trx, reset.eventKey))) return 'duplicate';
+        const account = await holdAccount(trx, reset.email);
+        const countedSince = reset.at > account.counted_since ? reset.at : account.counted_since;
+        const isProviderLockNewer =
+          account.lock_state !== 'none' &&
+          !account.lock_is_ours &&
+          (account.lock_requested_at?.getTime() ?? 0) > reset.at.getTime();
+        const isLockNewer =
+          isProviderLockNewer || (await failuresSince(trx, reset.email, countedSince)) >= LOCK_AFTER_FAILURES;
+        const isLifting = account.lock_state !== 'none' && !isLockNewer;
+        let outcome: ResetUnlock = isLockNewer && account.lock_state !== 'none' ? 'still_locked' : 'unlocked';
+        if ((reset.isOwnReset || isLifting) && !isLockNewer) {
+          // A lock asked for since the first look: the look-up now, the row held.
+          user ??= await lookUp();
+          if (user.kind !== 'answer') throw new UnlockFailed(describeResult(user));
+          if (!user.data) {
+            outcome = 'no_account';
+          } else {
+            const lock = { isOurLock: isLifting && (account.lock_is_ours || account.lock_attempt_unknown) };
+            let sub = user.data.sub;
+            let unlocked = await provider.unlockAccount(sub, lock);
+            if (unlocked.kind === 'answer' && unlocked.data === 'no_user' && before?.sub) {
+              // The sub on record is gone (the account deleted, the e-mail perhaps registered anew).
+              const fresh = await provider.findUserByEmail(reset.email);
+              if (fresh.kind !== 'answer') throw new UnlockFailed(describeResult(fresh));
+              sub = fresh.data?.sub ?? sub;
+              if (fresh.data) unlocked = await provider.unlockAccount(sub, lock);
+              await trx
+                .updateTable('account_protection')
+                .set({ sub: fresh.data?.sub ?? null })
+                .where('email', '=', reset.email)
+                .execute();
+            }
+            if (unlocked.kind !== 'answer') throw new UnlockFailed(describeResult(unlocked));
+            if (unlocked.data === 'still_locked') outcome = 'still_locked';
+            if (unlocked.data === 'no_user') outcome = 'no_account';
           }
-          if (unlocked.kind !== 'answer') throw new UnlockFailed(describeResult(unlocked));
-          if (unlocked.data === 'still_locked') outcome = 'still_locked';
-          if (unlocked.data === 'no_user') outcome = 'no_account';
         }
-      }
-      await trx
-        .updateTable('account_protection')
-        .set({
-          counted_since: countedSince,
-          ...(isLifting
-            ? { lock_state: 'none', lock_requested_at: null, locked_at: null, lock_is_ours: false }
-            : {}),
-          lock_attempt_unknown: isLifting ? false : account.lock_attempt_unknown,
-        })
-        .where('email', '=', reset.email)
-        .execute();
-      return outcome;
-    });
+        await trx
+          .updateTable('account_protection')
+          .set({
+            counted_since: countedSince,
+            ...(isLifting
+              ? { lock_state: 'none', lock_requested_at: null, locked_at: null, lock_is_ours: false }
+              : {}),
+            lock_attempt_unknown: isLifting ? false : account.lock_attempt_unknown,
+          })
+          .where('email', '=', reset.email)
+          .execute();
+        return outcome;
+      }),
+    );
   } catch (error) {
     if (!(error instanceof UnlockFailed)) throw error;
     log.warn({ outcome: error.message }, 'reset: the account could not be unlocked at the provider');

@@ -1,5 +1,6 @@
 import type { Kysely } from '@concierge/database';
 import type { ServerTables } from '../../db/schema';
+import { oneAtATimePerAccount } from './account-queue';
 import {
   type AccountRow,
   claimEventKey,
@@ -35,43 +36,49 @@ export async function recordFailedSignIn(
   db: Kysely<ServerTables>,
   failure: AccountEvent & { tenant: string; sub?: string },
 ): Promise<FailureOutcome> {
-  return db.transaction().execute(async (trx) => {
-    const isFirstDelivery = await claimEventKey(trx, failure.key);
-    const account = await holdAccount(trx, failure.email);
-    const unchanged = { isLockDue: account.lock_state === 'requested', isNewLock: false };
-    if (!isFirstDelivery) return { outcome: 'duplicate', ...unchanged };
-    if (failure.at <= account.counted_since) return { outcome: 'stale', ...unchanged };
-    await trx
-      .insertInto('account_failures')
-      .values({
-        event_key: failure.key,
-        email: failure.email,
-        tenant: failure.tenant,
-        occurred_at: failure.at,
-      })
-      .execute();
-    const failures = await failuresSince(trx, failure.email, account.counted_since);
-    const isLockAsked = failures >= LOCK_AFTER_FAILURES || account.lock_state !== 'none';
-    // The provider's own answer for this e-mail's sub (accountEventOf): the lock needs no look-up then.
-    const sub = account.sub ?? failure.sub ?? null;
-    if (!isLockAsked) {
-      if (sub !== account.sub) {
-        await trx.updateTable('account_protection').set({ sub }).where('email', '=', failure.email).execute();
+  return oneAtATimePerAccount(db, failure.email, () =>
+    db.transaction().execute(async (trx) => {
+      const isFirstDelivery = await claimEventKey(trx, failure.key);
+      const account = await holdAccount(trx, failure.email);
+      const unchanged = { isLockDue: account.lock_state === 'requested', isNewLock: false };
+      if (!isFirstDelivery) return { outcome: 'duplicate', ...unchanged };
+      if (failure.at <= account.counted_since) return { outcome: 'stale', ...unchanged };
+      await trx
+        .insertInto('account_failures')
+        .values({
+          event_key: failure.key,
+          email: failure.email,
+          tenant: failure.tenant,
+          occurred_at: failure.at,
+        })
+        .execute();
+      const failures = await failuresSince(trx, failure.email, account.counted_since);
+      const isLockAsked = failures >= LOCK_AFTER_FAILURES || account.lock_state !== 'none';
+      // The provider's own answer for this e-mail's sub (accountEventOf): the lock needs no look-up then.
+      const sub = account.sub ?? failure.sub ?? null;
+      if (!isLockAsked) {
+        if (sub !== account.sub) {
+          await trx
+            .updateTable('account_protection')
+            .set({ sub })
+            .where('email', '=', failure.email)
+            .execute();
+        }
+        return { outcome: 'counted', isLockDue: false, isNewLock: false };
       }
-      return { outcome: 'counted', isLockDue: false, isNewLock: false };
-    }
-    await trx
-      .updateTable('account_protection')
-      .set({
-        sub,
-        lock_state: 'requested',
-        // The first request's time stays: a reset after it, and only such a reset, lifts the lock.
-        lock_requested_at: account.lock_requested_at ?? failure.at,
-      })
-      .where('email', '=', failure.email)
-      .execute();
-    return { outcome: 'counted', isLockDue: true, isNewLock: account.lock_state === 'none' };
-  });
+      await trx
+        .updateTable('account_protection')
+        .set({
+          sub,
+          lock_state: 'requested',
+          // The first request's time stays: a reset after it, and only such a reset, lifts the lock.
+          lock_requested_at: account.lock_requested_at ?? failure.at,
+        })
+        .where('email', '=', failure.email)
+        .execute();
+      return { outcome: 'counted', isLockDue: true, isNewLock: account.lock_state === 'none' };
+    }),
+  );
 }
 
 /**
@@ -83,14 +90,16 @@ async function applyOnce(
   event: AccountEvent,
   change: (account: AccountRow) => Partial<AccountRow> | undefined,
 ): Promise<'applied' | 'duplicate'> {
-  return db.transaction().execute(async (trx) => {
-    if (!(await claimEventKey(trx, event.key))) return 'duplicate';
-    const columns = change(await holdAccount(trx, event.email));
-    if (columns) {
-      await trx.updateTable('account_protection').set(columns).where('email', '=', event.email).execute();
-    }
-    return 'applied';
-  });
+  return oneAtATimePerAccount(db, event.email, () =>
+    db.transaction().execute(async (trx) => {
+      if (!(await claimEventKey(trx, event.key))) return 'duplicate';
+      const columns = change(await holdAccount(trx, event.email));
+      if (columns) {
+        await trx.updateTable('account_protection').set(columns).where('email', '=', event.email).execute();
+      }
+      return 'applied';
+    }),
+  );
 }
 
 /**
