@@ -50,7 +50,7 @@ function ensureDebianPackage({ path, pkg, purpose, variable }) {
   }
   console.error(
     `${purpose[0].toUpperCase()}${purpose.slice(1)} need ${pkg} at ${path}. Install it with ` +
-      `"sudo apt-get install -y ${pkg}" (Debian/Ubuntu), or point ${variable} at another.`,
+      `"sudo apt-get install -y ${pkg}" (Debian/Ubuntu)${variable ? `, or point ${variable} at another` : ''}.`,
   );
   process.exit(1);
 }
@@ -67,6 +67,16 @@ function ensureChromium() {
 // The cluster test (scripts/cluster.test.ts) runs three server instances behind nginx.
 function ensureNginx() {
   ensureDebianPackage({ path: NGINX, pkg: 'nginx', purpose: 'the cluster tests', variable: 'NGINX_PATH' });
+}
+
+// The container image's test (scripts/container-image.test.ts) writes and unpacks the image with umoci.
+function ensureUmoci() {
+  ensureDebianPackage({
+    path: '/usr/bin/umoci',
+    pkg: 'umoci',
+    purpose: 'the container image tests',
+    variable: 'PATH',
+  });
 }
 
 const reports = mkdtempSync(join(tmpdir(), 'concierge-test-'));
@@ -120,6 +130,7 @@ try {
   finishTypecheck = startBeside('typecheck', bin('tsc'), ['-b']);
   step('lint and format', () => run(bin('biome'), ['check', '.']));
   ensureNginx();
+  ensureUmoci();
   const vitestReport = join(reports, 'vitest.json');
   // What a run against a real tenant found is written anew by this run's conformance suite.
   rmSync(join(root, REAL_CIDAAS_VARIANTS_FILE), { force: true });
