@@ -16,8 +16,9 @@
 //
 // docs/operations.md ("Container image") says how to load, run and push it; scripts/container-image.test.ts
 // builds it and starts what it holds.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import {
+  chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
@@ -30,6 +31,7 @@ import {
 import { arch, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { SERVER_NODE_OPTIONS } from './build-node-apps.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -42,33 +44,35 @@ export const APP_DIR = '/app';
 /** The workspaces whose package.json `npm ci --workspace` reads besides the server's: every one, as the lock file names them. */
 const WORKSPACE_GLOBS = ['packages', 'apps'];
 
+const execFileAsync = promisify(execFile);
+/** A command's standard output, trimmed; the tests' worker goes on meanwhile (nothing here is synchronous). */
+async function run(command, args, options = {}) {
+  const { stdout } = await execFileAsync(command, args, { maxBuffer: 64 * 1024 * 1024, ...options });
+  return stdout.trim();
+}
+
 /**
  * @param {{ out?: string, quiet?: boolean }} [options]
- * @returns {{ out: string, tag: string, layers: { name: string, bytes: number }[] }}
+ * @returns {Promise<{ out: string, tag: string, layers: { name: string, bytes: number }[] }>}
  */
-export function buildContainerImage({ out = join(root, 'concierge-server.oci.tar'), quiet = false } = {}) {
+export async function buildContainerImage({
+  out = join(root, 'concierge-server.oci.tar'),
+  quiet = false,
+} = {}) {
   for (const built of ['apps/server/dist/main.js', 'apps/portal/dist/server/entry-server.js']) {
     if (!existsSync(join(root, built))) throw new Error(`${built} is missing: run npm run build first`);
   }
-  const run = (command, args, options = {}) =>
-    execFileSync(command, args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      maxBuffer: 64 * 1024 * 1024,
-      ...options,
-    })
-      .toString()
-      .trim();
   const say = (line) => quiet || console.log(line);
-  const commit = run('git', ['rev-parse', 'HEAD'], { cwd: root });
+  const commit = await run('git', ['rev-parse', 'HEAD'], { cwd: root });
   // The commit's time for every file and for the image's dates: a rebuild of a commit changes nothing.
-  const epoch = Number(run('git', ['log', '-1', '--format=%ct'], { cwd: root }));
+  const epoch = Number(await run('git', ['log', '-1', '--format=%ct'], { cwd: root }));
   const created = new Date(epoch * 1000).toISOString();
   const tag = commit.slice(0, 12);
   const work = mkdtempSync(join(tmpdir(), 'concierge-image-'));
   try {
     say('Debian runtime…');
     const base = join(work, 'base');
-    unpackDebianPackages(base, join(work, 'debs'), run);
+    await unpackDebianPackages(base, join(work, 'debs'));
 
     say('Node…');
     const nodeLayer = join(work, 'node');
@@ -77,17 +81,17 @@ export function buildContainerImage({ out = join(root, 'concierge-server.oci.tar
     cpSync(join(nodePackage, 'bin/node'), join(nodeLayer, 'usr/local/bin/node'));
     mkdirSync(join(nodeLayer, 'usr/local/share/doc/node'), { recursive: true });
     cpSync(join(nodePackage, 'LICENSE'), join(nodeLayer, 'usr/local/share/doc/node/LICENSE'));
-    const nodeVersion = run(join(nodeLayer, 'usr/local/bin/node'), ['--version']);
+    const nodeVersion = await run(join(nodeLayer, 'usr/local/bin/node'), ['--version']);
 
     say('The server and its production install…');
     const appLayer = join(work, 'app');
-    stageServer(join(appLayer, APP_DIR.slice(1)), run);
+    await stageServer(join(appLayer, APP_DIR.slice(1)));
 
     say('Image…');
     const layout = join(work, 'layout');
     const image = `${layout}:${tag}`;
-    run('umoci', ['init', '--layout', layout]);
-    run('umoci', ['new', '--image', image]);
+    await run('umoci', ['init', '--layout', layout]);
+    await run('umoci', ['new', '--image', image]);
     /** @type {{ name: string, bytes: number }[]} */
     const layers = [];
     for (const [name, folder] of [
@@ -96,9 +100,9 @@ export function buildContainerImage({ out = join(root, 'concierge-server.oci.tar
       ['Concierge server', appLayer],
     ]) {
       const tar = join(work, `${layers.length}.tar`);
-      layerTar(folder, tar, epoch, run);
+      await layerTar(folder, tar, epoch);
       layers.push({ name, bytes: statSync(tar).size });
-      run('umoci', [
+      await run('umoci', [
         'raw',
         'add-layer',
         '--image',
@@ -116,7 +120,7 @@ export function buildContainerImage({ out = join(root, 'concierge-server.oci.tar
       '--enable-source-maps',
       'apps/server/dist/main.js',
     ];
-    run('umoci', [
+    await run('umoci', [
       'config',
       '--image',
       image,
@@ -127,7 +131,7 @@ export function buildContainerImage({ out = join(root, 'concierge-server.oci.tar
       '--history.created_by',
       'configuration',
       '--architecture',
-      run('dpkg', ['--print-architecture']),
+      await run('dpkg', ['--print-architecture']),
       '--os',
       'linux',
       '--config.user',
@@ -154,10 +158,10 @@ export function buildContainerImage({ out = join(root, 'concierge-server.oci.tar
       '--config.label',
       'org.opencontainers.image.title=Concierge server',
     ]);
-    run('umoci', ['gc', '--layout', layout]);
+    await run('umoci', ['gc', '--layout', layout]);
     const target = resolve(out);
     rmSync(target, { force: true });
-    run('tar', [
+    await run('tar', [
       '--sort=name',
       `--mtime=@${epoch}`,
       '--owner=0',
@@ -179,10 +183,10 @@ export function buildContainerImage({ out = join(root, 'concierge-server.oci.tar
 }
 
 /** Debian's packages, as apt downloads and verifies them, unpacked into folder, with the files an image needs around them. */
-function unpackDebianPackages(folder, downloads, run) {
+async function unpackDebianPackages(folder, downloads) {
   mkdirSync(downloads, { recursive: true });
   try {
-    run('apt-get', ['download', '-q', ...DEBIAN_PACKAGES], { cwd: downloads });
+    await run('apt-get', ['download', '-q', ...DEBIAN_PACKAGES], { cwd: downloads });
   } catch (error) {
     throw new Error(
       `apt-get download ${DEBIAN_PACKAGES.join(' ')} failed (apt-get update first?): ${error.stderr ?? error}`,
@@ -193,9 +197,9 @@ function unpackDebianPackages(folder, downloads, run) {
   for (const name of DEBIAN_PACKAGES) {
     const deb = readdirSync(downloads).find((file) => file.startsWith(`${name}_`));
     if (!deb) throw new Error(`apt-get download left no ${name}`);
-    run('dpkg-deb', ['-x', join(downloads, deb), folder]);
+    await run('dpkg-deb', ['-x', join(downloads, deb), folder]);
     // What dpkg itself would record: scanners (Trivy, Grype, Syft) read distroless images this way.
-    const control = run('dpkg-deb', ['-f', join(downloads, deb)]);
+    const control = await run('dpkg-deb', ['-f', join(downloads, deb)]);
     writeFileSync(
       join(status, name),
       `${control.replace(/^(Package: .*)$/m, '$1\nStatus: install ok installed')}\n`,
@@ -211,11 +215,11 @@ function unpackDebianPackages(folder, downloads, run) {
   // Without it glibc asks DNS before /etc/hosts, also for localhost.
   writeFileSync(join(folder, 'etc/nsswitch.conf'), 'passwd: files\ngroup: files\nhosts: files dns\n');
   mkdirSync(join(folder, 'tmp'), { mode: 0o1777 });
-  execFileSync('chmod', ['1777', join(folder, 'tmp')]);
+  chmodSync(join(folder, 'tmp'), 0o1777);
 }
 
 /** What the server runs with, at folder: its bundle, the portal's, the tenant registry and its production packages. */
-function stageServer(folder, run) {
+async function stageServer(folder) {
   mkdirSync(folder, { recursive: true });
   for (const file of ['package.json', 'package-lock.json']) cpSync(join(root, file), join(folder, file));
   // npm ci checks the lock file against every workspace's package.json, so each comes along.
@@ -232,7 +236,7 @@ function stageServer(folder, run) {
     cpSync(join(root, extra, 'package.json'), join(folder, extra, 'package.json'));
   }
   // No install script runs: none of the server's packages needs one.
-  run(
+  await run(
     'npm',
     [
       'ci',
@@ -264,9 +268,9 @@ function stageServer(folder, run) {
 }
 
 /** A layer: folder's contents as a tar, reproducible (sorted, root-owned, the commit's time). */
-function layerTar(folder, tar, epoch, run) {
+async function layerTar(folder, tar, epoch) {
   const names = readdirSync(folder).sort();
-  run('tar', [
+  await run('tar', [
     '--sort=name',
     `--mtime=@${epoch}`,
     '--owner=0',
@@ -287,5 +291,5 @@ function mebibytes(bytes) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const at = process.argv.indexOf('--out');
-  buildContainerImage(at > 0 ? { out: process.argv[at + 1] } : {});
+  await buildContainerImage(at > 0 ? { out: process.argv[at + 1] } : {});
 }

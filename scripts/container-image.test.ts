@@ -1,7 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { createThrowAwayDatabase, databaseLocationFromEnv } from '@concierge/database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ADMIN_CLIENT } from '../apps/server/src/test-support/embedded-provider';
@@ -28,17 +29,21 @@ let rootfs: string;
 let runtime: RuntimeProcess;
 let commit: string;
 let database: { url: string; drop(): Promise<void> } | undefined;
+const run = promisify(execFile);
+/**
+ * Building and unpacking the image writes about 220 MiB twice and compresses it: 20–30 s on an idle
+ * 2-core machine, over a minute beside the rest of the suite. The limit only ends a hang.
+ */
+const BUILD_TIMEOUT_MS = 300_000;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'concierge-image-test-'));
   const started = Date.now();
-  const image = buildContainerImage({ out: join(work, 'image.oci.tar'), quiet: true });
+  const image = await buildContainerImage({ out: join(work, 'image.oci.tar'), quiet: true });
   const layout = join(work, 'layout');
   mkdirSync(layout);
-  execFileSync('tar', ['-xf', image.out, '-C', layout]);
-  execFileSync('umoci', ['unpack', '--image', `${layout}:${image.tag}`, join(work, 'bundle')], {
-    stdio: 'ignore',
-  });
+  await run('tar', ['-xf', image.out, '-C', layout]);
+  await run('umoci', ['unpack', '--image', `${layout}:${image.tag}`, join(work, 'bundle')]);
   console.log(
     `image built and unpacked in ${((Date.now() - started) / 1000).toFixed(1)} s: ` +
       `${(readFileSync(image.out).length / 1024 / 1024).toFixed(1)} MiB archive; ` +
@@ -46,8 +51,8 @@ beforeAll(async () => {
   );
   rootfs = join(work, 'bundle', 'rootfs');
   runtime = JSON.parse(readFileSync(join(work, 'bundle', 'config.json'), 'utf8')).process;
-  commit = execFileSync('git', ['rev-parse', 'HEAD']).toString().trim();
-});
+  commit = (await run('git', ['rev-parse', 'HEAD'])).stdout.trim();
+}, BUILD_TIMEOUT_MS);
 
 afterAll(async () => {
   await database?.drop();
