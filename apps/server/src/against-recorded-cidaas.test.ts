@@ -144,7 +144,7 @@ describe('registration against cidaas', () => {
     }
   });
 
-  it('sends the activation e-mail again to an unverified account, and the new link works', async () => {
+  it('sends the activation e-mail again to an unverified account, and the new link works, also once cidaas stopped honouring the admin token', async () => {
     const email = uniqueEmail('resend');
     expect((await register(server.app, { email, code: await insertCode(server.db) })).statusCode).toBe(200);
     const first = await activationLinkFor(email);
@@ -152,9 +152,15 @@ describe('registration against cidaas', () => {
     expect(resend.json()).toMatchObject({ success: true });
     const second = await activationLinkFor(email, 2);
     expect(second.verificationid).not.toBe(first.verificationid);
+    // A token refused before its expiry (revoked, a key rotated at cidaas) is replaced once: one new token.
+    const tokenRequests = () =>
+      double.requests.filter((request) => request.path === '/token-srv/token').length;
+    const tokensBefore = tokenRequests();
+    double.revokeTokens();
     const activation = await postPortalCall(server.app, 'activate-user-account', second);
     expect(activation.json()).toMatchObject({ data: { isAlreadyActivated: false } });
     expect(double.user(email)).toMatchObject({ email_verified: true });
+    expect(tokenRequests()).toBe(tokensBefore + 1);
   });
 });
 

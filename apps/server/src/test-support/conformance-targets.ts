@@ -127,7 +127,9 @@ export const DOUBLE_VARIANT_COVERAGE = {
   blockAfterFailures: { ownCase: 'bruteForceBlock() of every double run sets it for its block' },
   webhookBody: ['with-id'],
   webhookKeyPlacement: ['query'],
-  webhookRetryPausesMs: { notAClientCall: 'the server receives webhooks (the double’s webhooks.test.ts)' },
+  webhookRetryPausesMs: {
+    notAClientCall: 'the server receives webhooks (the double’s own cidaas-double.test.ts)',
+  },
   webhookDelayMs: { notAClientCall: 'the server receives webhooks (against-recorded-cidaas.test.ts)' },
 } satisfies {
   [K in keyof CidaasDoubleVariants]:

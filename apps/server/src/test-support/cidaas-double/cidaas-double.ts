@@ -86,7 +86,7 @@ export async function startCidaasDouble(options: CidaasDoubleOptions): Promise<C
     users: new UserStore(),
     requestIds: new RequestIdStore(),
     resets: new ResetLinks(),
-    webhooks: new WebhookSender(options.webhook, () => variants, tenant.key),
+    webhooks: new WebhookSender(() => variants, tenant.key),
     tokens: new Set(),
   };
 

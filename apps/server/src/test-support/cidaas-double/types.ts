@@ -198,7 +198,6 @@ export interface CidaasDoubleOptions {
   clientCredentials: { clientId: string; clientSecret: string };
   /** Relying-party clients; at least one (an expired login goes back to the first one's page). */
   clients: DoubleClient[];
-  webhook?: WebhookTarget;
   variants?: Partial<CidaasDoubleVariants>;
   /** tenantinfo/basic, the webhook's `tenantKey`, the reset success page `https://<key>.cidaas.example/…`. */
   tenant?: { name: string; key: string };

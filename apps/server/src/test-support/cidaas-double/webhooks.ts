@@ -73,8 +73,7 @@ export class WebhookSender {
   readonly #tenantKey: string;
   #lastAt = 0;
 
-  constructor(target: WebhookTarget | undefined, variants: () => CidaasDoubleVariants, tenantKey: string) {
-    this.#target = target;
+  constructor(variants: () => CidaasDoubleVariants, tenantKey: string) {
     this.#variants = variants;
     this.#tenantKey = tenantKey;
   }
