@@ -225,7 +225,7 @@ function screenStates(language: string, { subdomain = 'demo', onlyMain = false }
       reach: async (page) => {
         await page.goto((await verificationMail).link.href);
         await waitForHydration(page);
-        await expect(page.locator('.mantine-Alert-root[role="status"]')).toBeFocused();
+        await expect(page.getByRole('status')).toBeFocused();
       },
     },
     {

@@ -9,6 +9,7 @@ import { useLinkWithQuery } from '../../hooks/use-link-with-query';
 import { usePortalLoginUrl } from '../../hooks/use-portal-login-url';
 import { useTranslation } from '../../i18n/use-translation';
 import { ActivationStatus, useVerification } from './use-verification';
+import './outcome.css';
 
 export default function VerificationCompletePage() {
   const { t } = useTranslation();
@@ -27,49 +28,72 @@ export default function VerificationCompletePage() {
       {t('verification.toLogin')}
     </Button>
   );
+  const outcome = (message: string) => (
+    <Stack gap="lg">
+      <SuccessMessage focusOnMount={isOutcomeAwaited}>{message}</SuccessMessage>
+      {toLogin}
+    </Stack>
+  );
   return (
     <Layout title={t('verification.title')}>
-      {status === ActivationStatus.INIT && (
-        <PageForm form={verification.form} submit={{ onSubmit: verification.onSubmit }}>
-          <input type="hidden" name="email" value={verification.email} />
-          <input type="hidden" name="verificationid" value={verification.verificationId} />
-          <Text>{t('verification.confirm')}</Text>
-          <Button type="submit" fullWidth>
-            {t('verification.activate')}
-          </Button>
-        </PageForm>
-      )}
-      {status === ActivationStatus.ACTIVATING && (
-        <Group role="status" gap="sm" wrap="nowrap">
-          <Loader size="sm" aria-hidden />
-          <Text>{t('verification.activating')}</Text>
-        </Group>
-      )}
-      {status === ActivationStatus.SUCCESSFULLY_ACTIVATED && (
-        <Stack gap="lg">
-          <SuccessMessage focusOnMount={isOutcomeAwaited}>
-            {t('verification.successfullyActivated')}
-          </SuccessMessage>
-          {toLogin}
-        </Stack>
-      )}
-      {status === ActivationStatus.ALREADY_ACTICATED && (
-        <Stack gap="lg">
-          <SuccessMessage focusOnMount={isOutcomeAwaited}>
-            {t('verification.alreadyActivated')}
-          </SuccessMessage>
-          {toLogin}
-        </Stack>
-      )}
-      {status === ActivationStatus.ERROR && (
-        <Stack gap="lg">
-          <ErrorMessage focusOnMount={isOutcomeAwaited}>
-            {errorText(errorKey ?? 'verification.error.default', verification.retryAfterSeconds)}
-          </ErrorMessage>
-          <PageLink to={resendLink}>{t('verification.requestNewEmail')}</PageLink>
-          {toLogin}
-        </Stack>
-      )}
+      <div className="verification-outcome">
+        {/* Each state the button leads through, invisible beneath the one shown: the space of the
+            tallest is there from the first frame, so nothing below moves as they replace each other. */}
+        <div className="verification-outcome-space" aria-hidden inert>
+          <Stack gap="md">
+            <Text>{t('verification.confirm')}</Text>
+            <Button component="span" fullWidth>
+              {t('verification.activate')}
+            </Button>
+          </Stack>
+          {[t('verification.successfullyActivated'), t('verification.alreadyActivated')].map((message) => (
+            <Stack key={message} gap="lg">
+              <SuccessMessage>{message}</SuccessMessage>
+              <Button component="span" fullWidth>
+                {t('verification.toLogin')}
+              </Button>
+            </Stack>
+          ))}
+        </div>
+        <div>{stateOf(status)}</div>
+      </div>
     </Layout>
   );
+
+  function stateOf(current: ActivationStatus) {
+    switch (current) {
+      case ActivationStatus.INIT:
+        return (
+          <PageForm form={verification.form} submit={{ onSubmit: verification.onSubmit }}>
+            <input type="hidden" name="email" value={verification.email} />
+            <input type="hidden" name="verificationid" value={verification.verificationId} />
+            <Text>{t('verification.confirm')}</Text>
+            <Button type="submit" fullWidth>
+              {t('verification.activate')}
+            </Button>
+          </PageForm>
+        );
+      case ActivationStatus.ACTIVATING:
+        return (
+          <Group role="status" gap="sm" wrap="nowrap">
+            <Loader size="sm" aria-hidden />
+            <Text>{t('verification.activating')}</Text>
+          </Group>
+        );
+      case ActivationStatus.SUCCESSFULLY_ACTIVATED:
+        return outcome(t('verification.successfullyActivated'));
+      case ActivationStatus.ALREADY_ACTICATED:
+        return outcome(t('verification.alreadyActivated'));
+      case ActivationStatus.ERROR:
+        return (
+          <Stack gap="lg">
+            <ErrorMessage focusOnMount={isOutcomeAwaited}>
+              {errorText(errorKey ?? 'verification.error.default', verification.retryAfterSeconds)}
+            </ErrorMessage>
+            <PageLink to={resendLink}>{t('verification.requestNewEmail')}</PageLink>
+            {toLogin}
+          </Stack>
+        );
+    }
+  }
 }
