@@ -16,7 +16,7 @@ import {
   pageStateWithTenant,
   SIGN_IN_REQUEST_ROUTE,
 } from '../ssr/page-state';
-import { type KeptPage, pageTemplateFor, withRequestId } from '../ssr/page-templates';
+import { type KeptPage, pageTemplateFor, withValues } from '../ssr/page-templates';
 
 /**
  * Pages whose URL carries a one-time token (reset ids, verification id): no cache, shared or the
@@ -81,7 +81,7 @@ export async function renderPortalPage(
     const kept = await context.pageTemplates.page(`${template.url}\n${stateJson}`, () =>
       renderPageDocument(context, template.url, template.state, stateJson),
     );
-    page = { status: kept.status, html: withRequestId(kept.html, template.requestId) };
+    page = { status: kept.status, html: withValues(kept.html, template.values) };
   } else {
     page = await renderPageDocument(context, request.url, state, build.bundle.serialisePageState(state));
   }

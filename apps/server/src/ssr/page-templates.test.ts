@@ -5,7 +5,13 @@ import { renderPageDocument } from '../routes/portal-pages';
 import { loadTenantRegistry } from '../tenants/load-registry';
 import type { TenantRegistry } from '../tenants/tenant-registry';
 import type { PageStateContext } from './page-state';
-import { PageTemplates, pageTemplateFor, REQUEST_ID_STAND_IN, withRequestId } from './page-templates';
+import {
+  PageTemplates,
+  pageTemplateFor,
+  REGISTRATION_CODE_STAND_IN,
+  REQUEST_ID_STAND_IN,
+  withValues,
+} from './page-templates';
 import { loadPortalBuild, type PortalBuild } from './portal-bundle';
 
 let build: PortalBuild;
@@ -49,29 +55,41 @@ async function rendered(url: string, state: PortalPageState) {
   return (await renderPageDocument(context, url, state, build.bundle.serialisePageState(state))).html;
 }
 
-describe('a page kept with a stand-in for the request id', () => {
-  it('is, with the request id put in, exactly the page rendered for it — every page, tenant and language', async () => {
+const CODE = '9b2e4c1a-6f3d-4e8b-a7c5-1d0f2e3a4b5c';
+
+describe("a page kept with stand-ins for the request id and the letter's code", () => {
+  it('is, with the values put in, exactly the page rendered for them — every page, tenant and language', async () => {
     const queries = [
       `subdomain=demo&groupname=default&lang=&view_type=login&requestId=${REQUEST_ID}`,
       `requestId=${REQUEST_ID}&subdomain=r5&lang=fr&error=invalid_username_password&username=anna%40example.ch`,
       `subdomain=alpenblick&lang=it&requestId=${REQUEST_ID}`,
+      // A letter's link: no request id in the address, the one the server obtained in the state.
+      `subdomain=lacleman&lang=fr&registrationcode=${CODE}`,
+      // Codes the page shows otherwise than the link has them stay in the kept page's address.
+      `subdomain=demo&registrationcode=${CODE.toUpperCase()}`,
+      `subdomain=demo&code=${CODE}&registrationcode=${CODE}`,
     ];
+    let kept = 0;
     for (const { path } of build.bundle.routes) {
       for (const query of queries) {
         const url = `${path}?${query}`;
-        const subdomain = new URLSearchParams(query).get('subdomain')!;
-        const state = stateFor(url, subdomain, (new URLSearchParams(query).get('lang') || 'de') as 'de');
+        const parameters = new URLSearchParams(query);
+        const state = stateFor(url, parameters.get('subdomain')!, (parameters.get('lang') || 'de') as 'de');
         const template = pageTemplateFor(url, state);
-        expect(template, url).toBeDefined();
+        // Without a request id in the address, only a page that gets one from the server is kept.
+        expect(template !== undefined, url).toBe(
+          parameters.has('requestId') || state.signInRequest !== undefined,
+        );
+        if (!template) continue;
+        kept += 1;
         const direct = await rendered(url, state);
         expect(direct).toContain(REQUEST_ID);
-        const viaTemplate = withRequestId(
-          await rendered(template!.url, template!.state),
-          template!.requestId,
-        );
+        if (path === '/register' && parameters.has('registrationcode')) expect(direct).toContain(CODE);
+        const viaTemplate = withValues(await rendered(template.url, template.state), template.values);
         expect(viaTemplate, url).toBe(direct);
       }
     }
+    expect(kept).toBeGreaterThan(build.bundle.routes.length * 3);
   });
 
   it('is not used where the request id could not simply be put in', () => {
@@ -86,6 +104,11 @@ describe('a page kept with a stand-in for the request id', () => {
     ]) {
       expect(pageTemplateFor(url, { ...state, signInRequest: undefined }), url).toBeUndefined();
     }
+    // A stand-in in the address, where a real request would otherwise make the page a kept one.
+    const withRequest = stateFor('/register', 'demo', 'de');
+    expect(
+      pageTemplateFor(`/register?registrationcode=${REGISTRATION_CODE_STAND_IN}`, withRequest),
+    ).toBeUndefined();
     // The page's checked request is another one than the address's.
     expect(pageTemplateFor('/login?requestId=other-id', state)).toBeUndefined();
   });

@@ -1,59 +1,76 @@
-import type { PortalPageState } from '@concierge/contracts';
+import { normaliseRegistrationCode, type PortalPageState } from '@concierge/contracts';
 
 /**
  * What tenants arrive at is mostly the same page: cidaas sends every visitor of a tenant to
- * `/login?subdomain=…&groupname=default&lang=&view_type=login&requestId=…`, and the pages differ
- * only by the request id. Rendering React and Mantine for each costs milliseconds of CPU;
- * so a page is rendered once with a stand-in for the request id, kept, and every later arrival gets
- * that page with its own request id put in — a string replacement.
+ * `/login?subdomain=…&groupname=default&lang=&view_type=login&requestId=…`, and a paper letter's
+ * link is `/register?subdomain=…&registrationcode=…`, for which the server obtains a fresh sign-in
+ * request. The pages differ only by the request id and the letter's code. Rendering React and
+ * Mantine for each costs milliseconds of CPU; so a page is rendered once with stand-ins for them,
+ * kept, and every later arrival gets that page with its own values put in — string replacements.
  *
- * The stand-in is letters and digits, which every encoding on the page (HTML text and attributes,
- * the query of a link, the JSON of the page state) leaves as it is. Only request ids that those
- * encodings leave as they are too take this way (a `~` would be `%7E` in a link's query); any other
- * page is rendered as it is. That the two ways give the same page is tested
- * (page-templates.test.ts), for every page.
+ * Each stand-in is a value that every encoding on the page (HTML text and attributes, the query of a
+ * link, the JSON of the page state) and the page itself leave as they are. Only values those leave as
+ * they are too take this way: request ids of `[A-Za-z0-9._-]` (a `~` would be `%7E` in a link's
+ * query), and codes as the page shows them (a lower-case UUID, which the page's grouping of a typed
+ * code leaves alone). Any other page is rendered as it is. That the two ways give the same page is
+ * tested (page-templates.test.ts), for every page.
  */
 export const REQUEST_ID_STAND_IN = 'StandInForTheRequestId0c0nc1erge';
+/** A lower-case UUID v4, as the page shows a code: the page's own normalising keeps it as it is. */
+export const REGISTRATION_CODE_STAND_IN = '5ca1ab1e-c0de-4c0d-8c0d-c0dec0dec0de';
+const STAND_INS = [REQUEST_ID_STAND_IN, REGISTRATION_CODE_STAND_IN];
 const REPLACEABLE_REQUEST_ID = /^[A-Za-z0-9._-]{1,200}$/;
 /** Pages kept; the oldest goes first. A page is a few dozen KiB, with its key. */
 const KEPT_PAGES = 200;
 
 export interface PageTemplate {
-  /** The URL to render, with the stand-in for the request id. */
+  /** The URL to render, with the stand-ins. */
   url: string;
   /** The state to render with, with the stand-in for the request id. */
   state: PortalPageState;
-  /** The real request id, for the stand-in. */
-  requestId: string;
+  /** Each stand-in in the rendered page, and what it stands for. */
+  values: [standIn: string, value: string][];
 }
 
 /**
- * The page as it is rendered with a stand-in, or undefined when the URL has no request id that can
- * be put in afterwards (or has it in a form the query does not take literally, e.g. twice or
- * percent-encoded).
+ * The page as it is rendered with stand-ins, or undefined when neither its address nor its state has a
+ * request id that can be put in afterwards (or the URL has it in a form the query does not take
+ * literally, e.g. twice or percent-encoded).
  */
 export function pageTemplateFor(url: string, state: PortalPageState): PageTemplate | undefined {
-  const queryStart = url.indexOf('?');
-  if (queryStart === -1) return undefined;
-  const pairs = url.slice(queryStart + 1).split('&');
-  const requestIdPairs = pairs.filter((pair) => pair.startsWith('requestId='));
-  if (requestIdPairs.length !== 1) return undefined;
-  const requestId = requestIdPairs[0]!.slice('requestId='.length);
-  if (!REPLACEABLE_REQUEST_ID.test(requestId)) return undefined;
-  // The stand-in may stand only where the request id stood: a URL that carries it elsewhere (in a
+  // A stand-in may stand only where its value stood: a URL that carries one elsewhere (in a
   // `username`, say) would have that replaced too.
-  if (url.includes(REQUEST_ID_STAND_IN)) return undefined;
-  const query = pairs.map((pair) =>
-    pair.startsWith('requestId=') ? `requestId=${REQUEST_ID_STAND_IN}` : pair,
-  );
+  if (STAND_INS.some((standIn) => url.includes(standIn))) return undefined;
+  const queryStart = url.indexOf('?');
+  const pairs = queryStart === -1 ? [] : url.slice(queryStart + 1).split('&');
+  /** A parameter's one value as the URL has it; null when it is absent, undefined when it is there twice. */
+  const single = (name: string) => {
+    const found = pairs.filter((pair) => pair.startsWith(`${name}=`));
+    return found.length === 1 ? found[0]!.slice(name.length + 1) : found.length === 0 ? null : undefined;
+  };
+  // The address's request id, or else the one the server obtained for the page.
+  const addressRequestId = single('requestId');
   const { signInRequest } = state;
+  const requestId = addressRequestId === null ? signInRequest?.requestId : addressRequestId;
+  if (requestId === undefined || !REPLACEABLE_REQUEST_ID.test(requestId)) return undefined;
   if (signInRequest && signInRequest.requestId !== requestId) return undefined;
+  const values: PageTemplate['values'] = [[REQUEST_ID_STAND_IN, requestId]];
+  // The letter's code, when the page shows it exactly as the link has it (and no `code` competes).
+  const code = single('code') === null ? single('registrationcode') : undefined;
+  const isCodeKept = typeof code === 'string' && normaliseRegistrationCode(code) === code;
+  if (isCodeKept) values.push([REGISTRATION_CODE_STAND_IN, code]);
+  const query = pairs.map((pair) => {
+    if (pair.startsWith('requestId=')) return `requestId=${REQUEST_ID_STAND_IN}`;
+    if (isCodeKept && pair.startsWith('registrationcode='))
+      return `registrationcode=${REGISTRATION_CODE_STAND_IN}`;
+    return pair;
+  });
   return {
-    url: `${url.slice(0, queryStart)}?${query.join('&')}`,
+    url: query.length > 0 ? `${url.slice(0, queryStart)}?${query.join('&')}` : url,
     state: signInRequest
       ? { ...state, signInRequest: { ...signInRequest, requestId: REQUEST_ID_STAND_IN } }
       : state,
-    requestId,
+    values,
   };
 }
 
@@ -82,6 +99,6 @@ export class PageTemplates {
   }
 }
 
-/** The kept page with the request id in place of the stand-in. */
-export const withRequestId = (html: string, requestId: string) =>
-  html.replaceAll(REQUEST_ID_STAND_IN, requestId);
+/** The kept page with each value in place of its stand-in. */
+export const withValues = (html: string, values: PageTemplate['values']) =>
+  values.reduce((page, [standIn, value]) => page.replaceAll(standIn, value), html);
