@@ -436,6 +436,13 @@ describe('pages arrive with their sign-in request', () => {
     ).toBe(fresh);
     const generated = double.requests.filter((entry) => entry.path.endsWith('/authz/generate')).at(-1);
     expect(generated?.body).toMatchObject({ client_id: 'property-portal-it2' });
+    // The next tenant's fresh request of the same client: its client's info is the one just read.
+    const infoCalls = () =>
+      double.requests.filter((entry) => entry.path.startsWith('/public-srv/public/')).length;
+    const before = infoCalls();
+    const next = stateRequestId((await page('/login?subdomain=it2')).body);
+    expect(next).not.toBe(fresh);
+    expect(infoCalls()).toBe(before);
   });
 
   it("sends the tenant to the customer's own /login when the provider gives no request, but a tenant flagged to stay", async () => {

@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GzipTemplate } from './gzip-template';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -32,6 +33,23 @@ export async function sendCompressed(request: FastifyRequest, reply: FastifyRepl
   }
   if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(await gzipAsync(bytes));
   return reply.send(bytes);
+}
+
+/**
+ * A kept page with this answer's values: gzip where the browser takes it, also beside brotli — made of
+ * the page's pieces compressed once (gzip-template.ts), where brotli would compress the whole page
+ * anew — else as sendCompressed sends it.
+ */
+export async function sendFilledIn(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: GzipTemplate,
+  values: ReadonlyMap<string, string>,
+) {
+  const accepted = String(request.headers['accept-encoding'] ?? '').toLowerCase();
+  if (!/\bgzip\b/.test(accepted)) return sendCompressed(request, reply, page.text(values));
+  reply.header('vary', appendVary(reply.getHeader('vary'), 'Accept-Encoding'));
+  return reply.header('content-encoding', 'gzip').send(page.gzip(values));
 }
 
 function appendVary(current: unknown, name: string): string {

@@ -8,7 +8,7 @@ import {
 } from '@concierge/contracts';
 import { noteForLog } from '@concierge/observability';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendCompressed } from '../http/compressed-answer';
+import { sendCompressed, sendFilledIn } from '../http/compressed-answer';
 import { renderDocument } from '../ssr/document';
 import {
   type PageStateContext,
@@ -16,7 +16,7 @@ import {
   pageStateWithTenant,
   SIGN_IN_REQUEST_ROUTE,
 } from '../ssr/page-state';
-import { type KeptPage, pageTemplateFor, withValues } from '../ssr/page-templates';
+import { FORM_TOKEN_STAND_IN, type KeptPage, pageTemplateFor } from '../ssr/page-templates';
 
 /**
  * Pages whose URL carries a one-time token (reset ids, verification id): no cache, shared or the
@@ -26,12 +26,6 @@ const NO_STORE_PAGES = new Set(['/password-set', '/verification-complete']);
 
 /** Pages with a form: each carries its visitor's form token (http/form-tokens.ts). */
 const FORM_PAGES = new Set(PORTAL_FORMS.map((form) => form.page));
-
-/**
- * The form token's place in the rendered page, until the visitor's own token is put in: letters
- * only, as the request id's stand-in (ssr/page-templates.ts), so a kept page can hold it too.
- */
-const FORM_TOKEN_STAND_IN = 'StandInForTheFormToken0c0nc1erge';
 
 /** A page that cannot be used now answers as a service would: try again after a while. */
 const NOTICE_STATUS: Record<PageNotice, { status: number; retryAfterSeconds: number }> = {
@@ -44,7 +38,7 @@ export async function renderPortalPage(
   context: PageStateContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  { form, status }: { form?: FormOutcome; status?: number } = {},
+  { form, status: givenStatus }: { form?: FormOutcome; status?: number } = {},
 ): Promise<FastifyReply> {
   const { build } = context;
   const queryStart = request.url.indexOf('?');
@@ -75,18 +69,30 @@ export async function renderPortalPage(
   // Also a tenant recovered from the request id, which the query does not name.
   if (state.tenant.isRequested) noteForLog(request, { tenant: state.tenant.subdomain });
   const template = outcome ? undefined : pageTemplateFor(request.url, state);
-  let page: KeptPage;
+  // The token is this visitor's own: it goes in last, also into a kept page.
+  const formToken = hasForm ? reply.generateCsrf() : undefined;
+  let status: number;
+  let send: () => Promise<FastifyReply>;
   if (template) {
     const stateJson = build.bundle.serialisePageState(template.state);
     const kept = await context.pageTemplates.page(`${template.url}\n${stateJson}`, () =>
       renderPageDocument(context, template.url, template.state, stateJson),
     );
-    page = { status: kept.status, html: withValues(kept.html, template.values) };
+    const values = new Map(template.values);
+    if (formToken) values.set(FORM_TOKEN_STAND_IN, formToken);
+    status = kept.status;
+    send = () => sendFilledIn(request, reply, kept.page, values);
   } else {
-    page = await renderPageDocument(context, request.url, state, build.bundle.serialisePageState(state));
+    const page = await renderPageDocument(
+      context,
+      request.url,
+      state,
+      build.bundle.serialisePageState(state),
+    );
+    const html = formToken ? page.html.replaceAll(FORM_TOKEN_STAND_IN, formToken) : page.html;
+    status = page.status;
+    send = () => sendCompressed(request, reply, html);
   }
-  // The token is this visitor's: no shared cache may hand the page to another.
-  const html = hasForm ? page.html.replaceAll(FORM_TOKEN_STAND_IN, reply.generateCsrf()) : page.html;
   let cacheControl = NO_STORE_PAGES.has(path) || outcome ? 'no-store' : 'no-cache';
   // A form token or a sign-in request is this visitor's own: no shared cache may hand it on.
   if ((hasForm || state.signInRequest) && cacheControl === 'no-cache') cacheControl = 'private, no-cache';
@@ -95,11 +101,11 @@ export async function renderPortalPage(
     state.notice && context.build.bundle.needsSignInRequest(path) ? NOTICE_STATUS[state.notice] : undefined;
   if (noticeStatus) reply.header('retry-after', String(noticeStatus.retryAfterSeconds));
   reply
-    .status(status ?? noticeStatus?.status ?? page.status)
+    .status(givenStatus ?? noticeStatus?.status ?? status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', cacheControl)
     .header('vary', 'Accept-Language');
-  return sendCompressed(request, reply, html);
+  return send();
 }
 
 /**

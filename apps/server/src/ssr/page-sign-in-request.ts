@@ -41,6 +41,13 @@ export interface PageRequestLookup {
  * second tab) — it would fail as "expired" once. Long enough for a burst of loads of one address.
  */
 const CLIENT_INFO_TTL_MS = 2_000;
+/**
+ * What cidaas answers for a request id is its client's settings (name, logo, terms, login providers;
+ * cidaas-facts.md, "Public info"), the same for every request of the client. So a fresh request takes
+ * its client's info from the client's last answer while that is this young, instead of a second call
+ * per page: a change at cidaas (a new logo) shows within a minute.
+ */
+const FRESH_CLIENT_INFO_TTL_MS = 60_000;
 const TENANT_INFO_TTL_MS = 10 * 60_000;
 const CACHED_MAX = 5000;
 // Request ids are opaque (cidaas: UUIDs); anything else is not worth a call.
@@ -55,6 +62,8 @@ const REQUEST_ID = /^[A-Za-z0-9._~-]{1,200}$/;
  */
 export class PageSignInRequests {
   readonly #clientInfos = new Map<string, { answer: Promise<ProviderResult<ClientInfo>>; until: number }>();
+  /** By client id: one entry per tenant's client. */
+  readonly #freshClientInfos = new Map<string, { info: ClientInfo; until: number }>();
   #tenantInfo: { info: TenantInfo; until: number } | undefined;
   readonly #timeoutMs: number;
 
@@ -88,8 +97,16 @@ export class PageSignInRequests {
     if (!mayObtainFresh()) return { kind: 'limited' };
     const fresh = await this.#withinTime(this.provider.generateRequestId(client));
     if (fresh.kind !== 'answer') return { kind: fresh.kind === 'unknown' ? 'unreachable' : 'refused' };
+    const known = this.#freshClientInfos.get(client.clientId);
+    if (known && known.until > Date.now()) {
+      return { kind: 'request', request: { requestId: fresh.data, clientInfo: known.info }, isFresh: true };
+    }
     const info = await this.#clientInfo(fresh.data);
     if (info.kind !== 'answer') return { kind: info.kind === 'unknown' ? 'unreachable' : 'refused' };
+    this.#freshClientInfos.set(client.clientId, {
+      info: info.data,
+      until: Date.now() + FRESH_CLIENT_INFO_TTL_MS,
+    });
     return { kind: 'request', request: { requestId: fresh.data, clientInfo: info.data }, isFresh: true };
   }
 

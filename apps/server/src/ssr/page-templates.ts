@@ -1,4 +1,5 @@
 import { normaliseRegistrationCode, type PortalPageState } from '@concierge/contracts';
+import { GzipTemplate } from '../http/gzip-template';
 
 /**
  * What tenants arrive at is mostly the same page: cidaas sends every visitor of a tenant to
@@ -18,7 +19,13 @@ import { normaliseRegistrationCode, type PortalPageState } from '@concierge/cont
 export const REQUEST_ID_STAND_IN = 'StandInForTheRequestId0c0nc1erge';
 /** A lower-case UUID v4, as the page shows a code: the page's own normalising keeps it as it is. */
 export const REGISTRATION_CODE_STAND_IN = '5ca1ab1e-c0de-4c0d-8c0d-c0dec0dec0de';
-const STAND_INS = [REQUEST_ID_STAND_IN, REGISTRATION_CODE_STAND_IN];
+/**
+ * The form token's place in a page with a form, until the visitor's own token is put in
+ * (routes/portal-pages.ts): letters and digits too.
+ */
+export const FORM_TOKEN_STAND_IN = 'StandInForTheFormToken0c0nc1erge';
+/** Every stand-in a kept page may hold. */
+export const STAND_INS = [REQUEST_ID_STAND_IN, REGISTRATION_CODE_STAND_IN, FORM_TOKEN_STAND_IN];
 const REPLACEABLE_REQUEST_ID = /^[A-Za-z0-9._-]{1,200}$/;
 /** Pages kept; the oldest goes first. A page is a few dozen KiB, with its key. */
 const KEPT_PAGES = 200;
@@ -79,12 +86,18 @@ export interface KeptPage {
   html: string;
 }
 
-/** The pages rendered with a stand-in, by everything they were rendered from. */
+/** A kept page: its status, and its text with holes for the stand-ins, compressed once. */
+export interface KeptTemplate {
+  status: number;
+  page: GzipTemplate;
+}
+
+/** The pages rendered with stand-ins, by everything they were rendered from. */
 export class PageTemplates {
-  readonly #pages = new Map<string, KeptPage>();
+  readonly #pages = new Map<string, KeptTemplate>();
 
   /** `key` must name everything the page is made of: the URL and the whole state. */
-  async page(key: string, render: () => Promise<KeptPage>): Promise<KeptPage> {
+  async page(key: string, render: () => Promise<KeptPage>): Promise<KeptTemplate> {
     const kept = this.#pages.get(key);
     if (kept) {
       // Most recently used last, so the first is the one to let go.
@@ -92,13 +105,10 @@ export class PageTemplates {
       this.#pages.set(key, kept);
       return kept;
     }
-    const page = await render();
+    const { status, html } = await render();
+    const page = { status, page: new GzipTemplate(html, STAND_INS) };
     if (this.#pages.size >= KEPT_PAGES) this.#pages.delete(this.#pages.keys().next().value!);
     this.#pages.set(key, page);
     return page;
   }
 }
-
-/** The kept page with each value in place of its stand-in. */
-export const withValues = (html: string, values: PageTemplate['values']) =>
-  values.reduce((page, [standIn, value]) => page.replaceAll(standIn, value), html);
