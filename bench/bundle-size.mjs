@@ -6,8 +6,6 @@ import { extname, join } from 'node:path';
 import { constants, gzipSync } from 'node:zlib';
 
 export const ENTRY = 'src/entry-client.tsx';
-/** The page's one script element, which starts the entry after load (apps/portal/src/start-scripts.ts). */
-export const START = 'src/start-scripts.ts';
 export const LOGIN_PAGE = 'src/pages/Login/index.tsx';
 
 /**
@@ -21,8 +19,9 @@ export function gzipSize(content) {
 }
 
 /**
- * Every file /login loads: the start script, the entry and the page, their static imports followed
- * recursively (the server names exactly these to the start script), and the CSS of every chunk visited. Only the entry has CSS
+ * Every file /login loads: the entry and the page, their static imports followed recursively (the
+ * server names exactly these to the start script, which travels inside the page's HTML), and the CSS
+ * of every chunk visited. Only the entry has CSS
  * today; counting the others too keeps the budget honest if a page ever gets its own stylesheet.
  * @param {Record<string, ManifestChunk>} manifest
  * @returns {string[]} file paths relative to the client build directory
@@ -40,7 +39,6 @@ export function loginFiles(manifest) {
     for (const css of chunk.css ?? []) files.add(css);
     for (const child of chunk.imports ?? []) visit(child);
   };
-  visit(START);
   visit(ENTRY);
   visit(LOGIN_PAGE);
   return [...files];

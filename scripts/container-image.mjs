@@ -141,6 +141,7 @@ export async function buildContainerImage({
       ...entrypoint.flatMap((part) => ['--config.entrypoint', part]),
       // A container listens on every address of its own network; the metrics port too, when set.
       ...[
+        'PATH=/usr/local/bin:/usr/bin:/bin',
         'NODE_ENV=production',
         'HOST=0.0.0.0',
         'PORT=8080',

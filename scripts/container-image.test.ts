@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,11 +12,12 @@ import { buildContainerImage, IMAGE_USER } from './container-image.mjs';
 import { freePort } from './free-port.mjs';
 
 // The server's container image, built as an operator builds it (scripts/container-image.mjs), then
-// unpacked by umoci into the bundle a container runtime (runc, crun) runs, and its process started as
-// that bundle says — its user, working directory, environment and command — with the bundle's file
-// system as its root, as PID 1 of its own process namespace (a runtime does the same with more
-// isolation; no engine runs here). It must serve the portal from what the image holds alone, on the
-// test run's PostgreSQL and embedded provider, and drain and exit 0 on SIGTERM.
+// unpacked as a container runtime does — its manifest's layers, each checked against its digest,
+// applied in order onto an empty root — and its process started as its configuration says: user,
+// working directory, environment and command, with that root as the file system, as PID 1 of its own
+// process namespace (a runtime adds more isolation; no engine runs here). It must serve the portal
+// from what the image holds alone, on the test run's PostgreSQL and embedded provider, and drain and
+// exit 0 on SIGTERM.
 
 interface RuntimeProcess {
   user: { uid: number; gid: number };
@@ -32,7 +34,7 @@ let database: { url: string; drop(): Promise<void> } | undefined;
 const run = promisify(execFile);
 /**
  * Building and unpacking the image writes about 220 MiB twice and compresses it: 20–30 s on an idle
- * 2-core machine, over a minute beside the rest of the suite. The limit only ends a hang.
+ * 2-core machine, a minute or more beside the rest of the suite. The limit only ends a hang.
  */
 const BUILD_TIMEOUT_MS = 300_000;
 
@@ -40,19 +42,48 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'concierge-image-test-'));
   const started = Date.now();
   const image = await buildContainerImage({ out: join(work, 'image.oci.tar'), quiet: true });
-  const layout = join(work, 'layout');
-  mkdirSync(layout);
-  await run('tar', ['-xf', image.out, '-C', layout]);
-  await run('umoci', ['unpack', '--image', `${layout}:${image.tag}`, join(work, 'bundle')]);
+  rootfs = join(work, 'rootfs');
+  runtime = await unpackImage(image.out, join(work, 'layout'), rootfs);
   console.log(
     `image built and unpacked in ${((Date.now() - started) / 1000).toFixed(1)} s: ` +
       `${(readFileSync(image.out).length / 1024 / 1024).toFixed(1)} MiB archive; ` +
       image.layers.map((layer) => `${layer.name} ${(layer.bytes / 1024 / 1024).toFixed(1)} MiB`).join(', '),
   );
-  rootfs = join(work, 'bundle', 'rootfs');
-  runtime = JSON.parse(readFileSync(join(work, 'bundle', 'config.json'), 'utf8')).process;
   commit = (await run('git', ['rev-parse', 'HEAD'])).stdout.trim();
 }, BUILD_TIMEOUT_MS);
+
+/**
+ * The image's one manifest, its layers applied in order onto `rootfs` (they delete nothing, so no
+ * whiteout is left to apply), and the process its configuration describes.
+ */
+async function unpackImage(archive: string, layout: string, rootfs: string): Promise<RuntimeProcess> {
+  mkdirSync(layout);
+  mkdirSync(rootfs);
+  await run('tar', ['-xf', archive, '-C', layout]);
+  const blob = async (digest: string) => {
+    const path = join(layout, 'blobs', ...digest.split(':'));
+    const hash = createHash('sha256');
+    for await (const chunk of createReadStream(path)) hash.update(chunk);
+    expect(`sha256:${hash.digest('hex')}`, path).toBe(digest);
+    return path;
+  };
+  const json = async (digest: string) => JSON.parse(readFileSync(await blob(digest), 'utf8'));
+  const index = JSON.parse(readFileSync(join(layout, 'index.json'), 'utf8'));
+  expect(index.manifests).toHaveLength(1);
+  const manifest = await json(index.manifests[0].digest);
+  for (const layer of manifest.layers) {
+    expect(layer.mediaType).toBe('application/vnd.oci.image.layer.v1.tar+gzip');
+    await run('tar', ['-xzf', await blob(layer.digest), '-C', rootfs]);
+  }
+  const { config } = await json(manifest.config.digest);
+  const [uid, gid] = String(config.User).split(':').map(Number);
+  return {
+    user: { uid: uid!, gid: gid! },
+    args: [...(config.Entrypoint ?? []), ...(config.Cmd ?? [])],
+    env: config.Env ?? [],
+    cwd: config.WorkingDir ?? '/',
+  };
+}
 
 afterAll(async () => {
   await database?.drop();
@@ -65,6 +96,7 @@ describe('the container image', () => {
     expect(runtime.cwd).toBe('/app');
     expect(runtime.args.at(-1)).toBe('apps/server/dist/main.js');
     expect(runtime.env).toEqual(expect.arrayContaining(['NODE_ENV=production', `BUILD_COMMIT=${commit}`]));
+    expect(runtime.args[0]).toBe('/usr/local/bin/node');
   });
 
   it('holds the built server and its production packages, and no shell, sources or development tools', () => {
@@ -152,7 +184,7 @@ describe('the container image', () => {
       expect(login.status).toBe(200);
       const page = await login.text();
       expect(page).toContain('Alpenblick Wohnen AG');
-      const script = page.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
+      const script = page.match(/data-entry="(\/assets\/[^"]+\.js)"/)?.[1];
       expect(script, 'the page names its script').toBeDefined();
       expect((await fetch(`${portal}${script}`)).status).toBe(200);
       const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();

@@ -9,7 +9,8 @@
  *
  * The server writes this script's element with the entry (`data-entry`) and the chunks the page
  * needs (`data-preloads`): they are preloaded together, so that hydration waits on no chain of
- * imports. A tiny module of its own, imported by nothing, since the CSP allows no inline script.
+ * imports. A tiny module of its own, imported by nothing: the server writes it inline, allowed by its
+ * hash in the CSP (apps/server/src/ssr/portal-bundle.ts).
  */
 function startScripts(): void {
   const element = document.querySelector<HTMLScriptElement>('script[data-entry]');

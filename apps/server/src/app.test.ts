@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -65,10 +66,16 @@ describe('server-rendered pages', () => {
     expect(html).toContain('Adresse e-mail');
     expect(html).toMatch(/<script type="application\/json" id="concierge-state">\{"config":\{"env":"dev"/);
     expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/entry-client-[\w-]+\.css">/);
-    // One script element: the start script, naming the entry and the page's chunks (started after load).
-    expect(html).toMatch(
-      /<script type="module" fetchpriority="low" src="\/assets\/start-scripts-[\w-]+\.js" data-entry="\/assets\/entry-client-[\w-]+\.js" data-preloads="[^"]*\/assets\/Login-[\w-]+\.js[^"]*"><\/script>/,
-    );
+    // One script element: the start script, inline, naming the entry and the page's chunks (started
+    // after load); the CSP allows it by its hash and no other inline script.
+    const start =
+      /<script type="module" data-entry="\/assets\/entry-client-[\w-]+\.js" data-preloads="[^"]*\/assets\/Login-[\w-]+\.js[^"]*">([\s\S]+?)<\/script>/.exec(
+        html,
+      )?.[1];
+    expect(start).toContain('modulepreload');
+    const hash = `'sha256-${createHash('sha256').update(start!).digest('base64')}'`;
+    const scriptSources = /script-src ([^;]+)/.exec(String(response.headers['content-security-policy']))?.[1];
+    expect(scriptSources?.split(' ')).toEqual(["'self'", hash]);
     expect(html.match(/<script /g)).toHaveLength(2);
     expect(html).not.toMatch(/<script>(?!<)/);
   });
@@ -172,7 +179,7 @@ describe('server-rendered pages', () => {
 
   it('serves the hashed assets with a long cache lifetime', async () => {
     const page = await server.app.inject({ url: '/login' });
-    const script = /<script type="module" fetchpriority="low" src="([^"]+)"/.exec(page.body)?.[1];
+    const script = /data-entry="([^"]+)"/.exec(page.body)?.[1];
     expect(script).toBeDefined();
     const asset = await server.app.inject({ url: script! });
     expect(asset.statusCode).toBe(200);
@@ -181,7 +188,7 @@ describe('server-rendered pages', () => {
 
   it('sends a script only the headers a browser applies to a script, and its page all of them', async () => {
     const page = await server.app.inject({ url: '/login' });
-    const script = /<script type="module" fetchpriority="low" src="([^"]+)"/.exec(page.body)?.[1];
+    const script = /data-entry="([^"]+)"/.exec(page.body)?.[1];
     const asset = await server.app.inject({ url: script! });
     expect(asset.headers).toMatchObject({
       'x-content-type-options': 'nosniff',

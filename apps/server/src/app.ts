@@ -111,7 +111,7 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
   installServerRequestLog(app, (subdomain) => deps.registry.bySubdomain(subdomain) !== undefined);
   installSafeTextGuard(app);
   installJsonNoStore(app);
-  await securityHeaders(app, config, () => deps.registry.portalOrigins());
+  await securityHeaders(app, config, () => deps.registry.portalOrigins(), [deps.portal.startScript.hash]);
   const freshRequestLimit = new FreshRequestLimit(config.signInRequestsPerAddressPerMinute);
   const pages = {
     build: deps.portal,

@@ -9,7 +9,7 @@ import type { PortalTenant } from './tenant';
 // relies on live here, and the portal checks its bundle against them (src/entry-server.seam.ts).
 
 /**
- * What the server inlines into every page (as a JSON data block, not a script — the CSP allows no
+ * What the server inlines into every page (as a JSON data block, not a script — the CSP allows no other
  * inline script) so that the browser hydrates with the same configuration and language. `Messages`
  * is the portal's dictionary type; the server passes the texts along without looking into them.
  */

@@ -32,16 +32,19 @@ const ASSET_HELMET_OPTIONS = {
 const headerSets = new WeakMap<FastifyInstance, OutgoingHttpHeaders>();
 
 /**
- * ARCHITECTURE §6: a CSP without inline script whose form-action names the provider (the login form
- * posts there) and the customer portals its redirect lands on — browsers apply form-action to the
- * redirects after a form POST too; no framing; no Referer ever. Styles allow 'unsafe-inline'
- * because Mantine sets style attributes and its CSS variables inline.
+ * ARCHITECTURE §6: a CSP whose only inline script is the page's start script, allowed by its hash
+ * (ssr/portal-bundle.ts), whose form-action names the provider (the login form posts there) and the
+ * customer portals its redirect lands on — browsers apply form-action to the redirects after a form
+ * POST too; no framing; no Referer ever. Styles allow 'unsafe-inline' because Mantine sets style
+ * attributes and its CSS variables inline.
  */
 export async function securityHeaders(
   app: FastifyInstance,
   config: ServerConfig,
   /** Asked per answer: a tenant added to the registry file counts at once (tenants/watch-registry.ts). */
   customerPortalOrigins: () => string[],
+  /** The inline scripts' hashes, as the CSP names them (`'sha256-…'`). */
+  inlineScriptHashes: readonly string[],
 ) {
   const { providerUrl, runtime } = config;
   const options = {
@@ -49,7 +52,7 @@ export async function securityHeaders(
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...inlineScriptHashes],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],

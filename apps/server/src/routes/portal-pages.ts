@@ -143,7 +143,7 @@ export async function renderPageDocument(
     stateJson,
     stateElementId: build.bundle.PAGE_STATE_ELEMENT_ID,
     entryScript: build.entryScript,
-    startScript: build.startScript,
+    startScript: build.startScript.source,
     // The tenant's stylesheet comes last so that it wins over the base styles.
     stylesheets: [...build.stylesheetsFor(page.pageSource), ...(stylesheetUrl ? [stylesheetUrl] : [])],
     headStyles: page.headStyles,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,8 +15,11 @@ export interface PortalBuild {
   bundle: PortalServerBundle;
   clientDir: string;
   entryScript: string;
-  /** The page's one script element: it starts the entry once the page has loaded. */
-  startScript: string;
+  /**
+   * The page's one script element, inline: it starts the entry once the page has loaded. Its hash
+   * is what the CSP allows it by (http/security-headers.ts).
+   */
+  startScript: { source: string; hash: string };
   /**
    * The stylesheets of a page: the entry's (what every page uses), then those of the page's chunks
    * (the register page's checkbox and dialog), in the order the browser adds them when a link leads
@@ -65,6 +69,11 @@ export async function loadPortalBuild(distDir: string): Promise<PortalBuild> {
     seen.add(key);
     return [chunk, ...(chunk.imports ?? []).flatMap((child) => chunksOf(child, seen))];
   };
+  // Inline, so that the page asks for nothing before its first screen but its stylesheets and logo.
+  const startSource = (await readFile(join(clientDir, start.file), 'utf8')).trim();
+  if (/<\/script/i.test(startSource))
+    throw new Error(`${start.file} cannot stand inline: it holds "</script"`);
+  const startHash = `'sha256-${createHash('sha256').update(startSource).digest('base64')}'`;
   const entryChunks = chunksOf(ENTRY);
   const cssOf = (chunks: ManifestChunk[]) => chunks.flatMap((chunk) => chunk.css ?? []);
   const entryStylesheets = cssOf(entryChunks);
@@ -72,7 +81,7 @@ export async function loadPortalBuild(distDir: string): Promise<PortalBuild> {
     bundle,
     clientDir,
     entryScript: `/${entry.file}`,
-    startScript: `/${start.file}`,
+    startScript: { source: startSource, hash: startHash },
     stylesheetsFor(pageSource) {
       const files = [...entryStylesheets, ...cssOf(chunksOf(pageSource))];
       return [...new Set(files)].map((file) => `/${file}`);
