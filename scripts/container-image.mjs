@@ -162,18 +162,7 @@ export async function buildContainerImage({
     await run('umoci', ['gc', '--layout', layout]);
     const target = resolve(out);
     rmSync(target, { force: true });
-    await run('tar', [
-      '--sort=name',
-      `--mtime=@${epoch}`,
-      '--owner=0',
-      '--group=0',
-      '--numeric-owner',
-      '-C',
-      layout,
-      '-cf',
-      target,
-      '.',
-    ]);
+    await reproducibleTar(layout, target, epoch, ['.']);
     say(
       `${target} (${tag}): ${layers.map((layer) => `${layer.name} ${mebibytes(layer.bytes)}`).join(', ')}, uncompressed`,
     );
@@ -268,9 +257,13 @@ async function stageServer(folder) {
   }
 }
 
-/** A layer: folder's contents as a tar, reproducible (sorted, root-owned, the commit's time). */
+/** A layer: folder's contents as a tar. */
 async function layerTar(folder, tar, epoch) {
-  const names = readdirSync(folder).sort();
+  await reproducibleTar(folder, tar, epoch, readdirSync(folder).sort());
+}
+
+/** The named entries of folder as a tar that only their contents decide: sorted, root-owned, the commit's time. */
+async function reproducibleTar(folder, tar, epoch, names) {
   await run('tar', [
     '--sort=name',
     `--mtime=@${epoch}`,

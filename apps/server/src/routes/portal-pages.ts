@@ -16,7 +16,7 @@ import {
   pageStateWithTenant,
   SIGN_IN_REQUEST_ROUTE,
 } from '../ssr/page-state';
-import { FORM_TOKEN_STAND_IN, type KeptPage, pageTemplateFor } from '../ssr/page-templates';
+import { FORM_TOKEN_STAND_IN, type KeptPage, pageTemplateFor, withValues } from '../ssr/page-templates';
 
 /**
  * Pages whose URL carries a one-time token (reset ids, verification id): no cache, shared or the
@@ -88,7 +88,10 @@ export async function renderPortalPage(
     const values = new Map(template.values);
     if (formToken) values.set(FORM_TOKEN_STAND_IN, formToken);
     status = kept.status;
-    send = () => sendFilledIn(request, reply, kept.page, values);
+    const { gzip } = kept;
+    send = gzip
+      ? () => sendFilledIn(request, reply, gzip, values)
+      : () => sendCompressed(request, reply, withValues(kept.html, values));
   } else {
     const page = await renderPageDocument(
       context,

@@ -86,10 +86,13 @@ export interface KeptPage {
   html: string;
 }
 
-/** A kept page: its status, and its text with holes for the stand-ins, compressed once. */
-export interface KeptTemplate {
-  status: number;
-  page: GzipTemplate;
+/**
+ * A kept page: its status and its text with the stand-ins, and from its second use on that text
+ * compressed once with holes for them (http/gzip-template.ts). A page asked for once (a return with
+ * a visitor's own e-mail in its address) is not worth the compression.
+ */
+export interface KeptTemplate extends KeptPage {
+  gzip?: GzipTemplate;
 }
 
 /** The pages rendered with stand-ins, by everything they were rendered from. */
@@ -103,12 +106,16 @@ export class PageTemplates {
       // Most recently used last, so the first is the one to let go.
       this.#pages.delete(key);
       this.#pages.set(key, kept);
+      kept.gzip ??= new GzipTemplate(kept.html, STAND_INS);
       return kept;
     }
-    const { status, html } = await render();
-    const page = { status, page: new GzipTemplate(html, STAND_INS) };
+    const page: KeptTemplate = await render();
     if (this.#pages.size >= KEPT_PAGES) this.#pages.delete(this.#pages.keys().next().value!);
     this.#pages.set(key, page);
     return page;
   }
 }
+
+/** The kept page's text with each value in place of its stand-in. */
+export const withValues = (html: string, values: ReadonlyMap<string, string>) =>
+  [...values].reduce((page, [standIn, value]) => page.replaceAll(standIn, value), html);
