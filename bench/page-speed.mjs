@@ -38,7 +38,7 @@ export function floorOf(html) {
  * @param {() => Promise<string>} nextArrival the address of one more arrival at the page
  * @param {string} origin the real server's
  */
-async function serveFloor(nextArrival, origin) {
+export async function serveFloor(nextArrival, origin) {
   const upstream = new URL(origin);
   let arrival = '';
   const server = createServer((request, response) => {

@@ -84,6 +84,41 @@ describe('the start script', () => {
     }
   });
 
+  it("keeps a form's submit and presses of links and summaries from the page's own listeners until it has hydrated", async () => {
+    await import('./start-scripts');
+    const form = document.createElement('form');
+    const summary = document.createElement('summary');
+    const other = document.createElement('button');
+    other.type = 'button';
+    form.append(summary, other);
+    document.body.replaceChildren(form);
+    const reached: string[] = [];
+    // Where React listens: the page's root, below the window.
+    document.body.addEventListener('submit', () => reached.push('submit'));
+    document.body.addEventListener('click', (event) =>
+      reached.push(`click ${(event.target as Element).tagName}`),
+    );
+    const press = () => {
+      form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+      summary.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      other.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    };
+    press();
+    expect(reached).toEqual(['click BUTTON']);
+    document.documentElement.setAttribute('data-hydrated', '');
+    try {
+      reached.length = 0;
+      press();
+      expect(reached).toEqual(['submit', 'click SUMMARY', 'click BUTTON']);
+    } finally {
+      document.documentElement.removeAttribute('data-hydrated');
+      document.body.replaceChildren();
+      // Its wait for `load` ends here, not in the next test.
+      window.dispatchEvent(new Event('load'));
+      vi.runAllTimers();
+    }
+  });
+
   it('starts at once on load in a hidden tab, which paints no frame', async () => {
     setVisibility('hidden');
     await import('./start-scripts');

@@ -1,5 +1,5 @@
 import { Title } from '@mantine/core';
-import { type ReactNode, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { ErrorMessage } from '../components/Feedback';
 import { LanguageSwitcher } from '../components/LanguageSwitcher';
 import { ManagerContact } from '../components/ManagerContact';
@@ -33,6 +33,11 @@ export function Layout({ title, children }: LayoutProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   useFocusHeadingAfterNavigation(heading);
   const { notice } = useRequestContext();
+  // The page is React's now: presses of its forms, links and summaries reach it (start-scripts.ts
+  // kept them for the browser until here).
+  useEffect(() => {
+    document.documentElement.setAttribute('data-hydrated', '');
+  }, []);
   return (
     <div className="layout">
       <div className="layout-card">
