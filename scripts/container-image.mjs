@@ -45,7 +45,10 @@ export const APP_DIR = '/app';
 const WORKSPACE_GLOBS = ['packages', 'apps'];
 
 const execFileAsync = promisify(execFile);
-/** A command's standard output, trimmed; the tests' worker goes on meanwhile (nothing here is synchronous). */
+/**
+ * A command's standard output, trimmed. Commands run without holding the event loop: the tests'
+ * worker serves other files meanwhile (only the file copies here are synchronous, and short).
+ */
 async function run(command, args, options = {}) {
   const { stdout } = await execFileAsync(command, args, { maxBuffer: 64 * 1024 * 1024, ...options });
   return stdout.trim();
