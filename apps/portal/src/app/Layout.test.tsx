@@ -15,6 +15,13 @@ afterEach(() => {
 });
 
 describe('every page', () => {
+  it('marks the document hydrated, after which the start script leaves presses to React (start-scripts.ts)', async () => {
+    stubFetch(provider);
+    document.documentElement.removeAttribute('data-hydrated');
+    await renderPage('/login?subdomain=demo&requestId=r1', 'de', testTenant, { signInRequest: request });
+    expect(document.documentElement).toHaveAttribute('data-hydrated');
+  });
+
   it('offers the four languages, each in its own name, keeping the query', async () => {
     stubFetch(provider);
     await renderPage('/register?subdomain=demo&requestId=r1&code=abc', 'fr', testTenant, {

@@ -73,6 +73,8 @@ describe("a page kept with stand-ins for the request id and the letter's code", 
       // Codes the page shows otherwise than the link has them stay in the kept page's address.
       `subdomain=demo&registrationcode=${CODE.toUpperCase()}`,
       `subdomain=demo&code=${CODE}&registrationcode=${CODE}`,
+      // An invitation's link: the code and the e-mail shown as fixed text.
+      `subdomain=demo&invite_id=0b6f4f1e-3c2a-4d5b-9e8f-7a6b5c4d3e2f&email=anna%40example.ch&registrationcode=${CODE}`,
     ];
     let keptPages = 0;
     for (const { path } of build.bundle.routes) {
