@@ -22,6 +22,8 @@ function setVisibility(state: DocumentVisibilityState) {
 
 beforeEach(() => {
   vi.resetModules();
+  // The files of a worker share its document, and every page rendered in one marks it hydrated.
+  document.documentElement.removeAttribute('data-hydrated');
   vi.useFakeTimers({ toFake: ['requestAnimationFrame', 'setTimeout'] });
   Object.defineProperty(document, 'readyState', { configurable: true, get: () => 'interactive' });
   const element = document.createElement('script');
