@@ -74,6 +74,8 @@ export const REGISTRATION_ERROR_CODES = [
   'invitation_mismatch',
   // ours: the property manager withdrew the invitation
   'invitation_withdrawn',
+  // ours: the code of a building's letter is past the date it was valid until (issue 30)
+  'registration_code_expired',
   'too_many_requests',
 ] as const;
 

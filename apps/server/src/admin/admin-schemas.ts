@@ -1,4 +1,10 @@
-import { LANGUAGES, registerUserBodySchema, SUBDOMAIN_PATTERN } from '@concierge/contracts';
+import {
+  FALLBACK_LANGUAGE,
+  LANGUAGES,
+  type Language,
+  registerUserBodySchema,
+  SUBDOMAIN_PATTERN,
+} from '@concierge/contracts';
 import { z } from 'zod';
 import type { AdminAuditAction, AdminAuditOutcome, RegistrationCodeStatus } from '../db/schema';
 
@@ -12,6 +18,12 @@ export const CODE_STATUSES = [
   'revoked',
 ] as const satisfies readonly RegistrationCodeStatus[];
 export const MAX_CODES_PER_REQUEST = 10_000;
+/** A building's letters in one batch; the largest estates have a few hundred flats. */
+export const MAX_UNITS_PER_BATCH = 2000;
+export const MAX_CODES_PER_SELECTION = 1000;
+export const UNIT_MAX_LENGTH = 40;
+export const BUILDING_MAX_LENGTH = 200;
+export const NAME_MAX_LENGTH = 200;
 
 const tenant = z.string().regex(SUBDOMAIN_PATTERN, 'must be a tenant subdomain');
 const uuid = z
@@ -45,6 +57,53 @@ export const createInvitationBodySchema = z.strictObject({
 export const listInvitationsQuerySchema = z.object({ tenant: tenant.optional(), limit, offset });
 
 export const invitationParamsSchema = z.object({ id: uuid });
+
+/** One unit's letter: the unit (flat), whom it names and its language. */
+export const batchUnitSchema = z.strictObject({
+  unit: z.string().trim().min(1).max(UNIT_MAX_LENGTH),
+  name: z.string().trim().max(NAME_MAX_LENGTH).optional(),
+  language: z.enum(LANGUAGES).default(FALLBACK_LANGUAGE),
+});
+
+export const createBatchBodySchema = z.strictObject({
+  tenant,
+  building: z.string().trim().min(1).max(BUILDING_MAX_LENGTH),
+  // A date-time with its offset (2026-03-31T23:59:59+02:00): a bare date would leave the hour open.
+  expiresAt: z.iso
+    .datetime({ offset: true })
+    .transform((value) => new Date(value))
+    .refine((at) => at.getTime() > Date.now(), 'must be in the future')
+    .optional(),
+  units: z
+    .array(batchUnitSchema)
+    .min(1)
+    .max(MAX_UNITS_PER_BATCH)
+    .superRefine((units, context) => {
+      // One letter per unit: the batch's unique index would refuse the second one anyway.
+      const seen = new Set<string>();
+      units.forEach((entry, index) => {
+        if (seen.has(entry.unit)) {
+          context.addIssue({ code: 'custom', path: [index, 'unit'], message: 'appears twice' });
+        }
+        seen.add(entry.unit);
+      });
+    }),
+});
+
+export const listBatchesQuerySchema = z.object({ tenant: tenant.optional(), limit, offset });
+
+export const batchParamsSchema = z.object({ id: uuid });
+
+/** A selection of codes to revoke, all or none; the same code twice counts once. */
+export const revokeCodesBodySchema = z.strictObject({
+  codes: z
+    .array(uuid)
+    .min(1)
+    .max(MAX_CODES_PER_SELECTION)
+    .transform((codes) => [...new Set(codes)]),
+});
+
+export const figuresQuerySchema = z.object({ tenant: tenant.optional() });
 
 export const MAX_AUDIT_ENTRIES_PER_PAGE = 1000;
 
@@ -80,6 +139,76 @@ export interface AdminCode {
   registerUrl: string;
 }
 
+/**
+ * What became of a code, as an office asks it (admin/code-states.ts): unused, pending (a registration
+ * in flight), used (registered, not yet activated), activated, locked (its account, now), revoked,
+ * expired (unused past its expiry).
+ */
+export const CODE_STATES = [
+  'unused',
+  'pending',
+  'used',
+  'activated',
+  'locked',
+  'revoked',
+  'expired',
+] as const;
+export type CodeState = (typeof CODE_STATES)[number];
+
+/** A code of a batch: its letter's unit, name and language, and its state. */
+export interface AdminBatchCode extends AdminCode {
+  unit: string;
+  name: string | null;
+  language: Language;
+  expiresAt: string | null;
+  state: CodeState;
+}
+
+/**
+ * How many codes are in each state. codes = unused + pending + used + revoked + expired; `used`
+ * counts every registration, `activated` and `locked` those of them activated and locked now (a
+ * code's own state shows locked before activated before used).
+ */
+export interface CodeFigures {
+  codes: number;
+  unused: number;
+  pending: number;
+  used: number;
+  activated: number;
+  locked: number;
+  revoked: number;
+  expired: number;
+}
+
+export interface AdminBatch {
+  id: string;
+  tenant: string;
+  building: string;
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  figures: CodeFigures;
+}
+
+/** A batch with every code (POST /batches, GET /batches/:id). */
+export interface AdminBatchDetail {
+  batch: AdminBatch;
+  codes: AdminBatchCode[];
+}
+
+/** What revoking a batch did (POST /batches/:id/revoke). */
+export interface AdminBatchRevocation extends AdminBatchDetail {
+  /** Unused codes revoked by this call (0 for a repeat). */
+  revoked: number;
+}
+
+/** One tenant's figures (GET /figures): its codes, its open invitations and its accounts locked now. */
+export interface TenantFigures extends CodeFigures {
+  tenant: string;
+  /** Neither withdrawn nor registered with yet. */
+  invitationsOpen: number;
+}
+
 export interface AdminInvitation {
   id: string;
   tenant: string;
@@ -109,9 +238,9 @@ export interface AdminAuditEntry {
   requestId: string;
   action: AdminAuditAction;
   tenant: string | null;
-  /** The code, the invitation id or the account's e-mail; null for codes.create. */
+  /** The code, the invitation id, the batch id or the account's e-mail; null for codes.create and codes.revoke. */
   target: string | null;
-  /** How many codes codes.create made. */
+  /** How many codes codes.create and batch.create made, and batch.revoke and codes.revoke revoked. */
   amount: number | null;
   outcome: AdminAuditOutcome;
 }

@@ -125,3 +125,72 @@ export async function revokeRegistrationCode(
       .executeTakeFirstOrThrow();
   });
 }
+
+/**
+ * A selection of codes revoked all or none, with open invitations of them; one audit row per tenant
+ * of the selection (amount: how many this call revoked there). Any code unknown: 404 naming them;
+ * any pending or used (it belongs to a registration): 409 naming them — and nothing changes. Codes
+ * revoked already stay so (a repeat is no error).
+ */
+export async function revokeRegistrationCodes(
+  db: Kysely<ServerTables>,
+  codes: readonly string[],
+  actor: AdminActor,
+): Promise<{ codes: Selectable<RegistrationCodesTable>[]; revoked: number }> {
+  return db.transaction().execute(async (trx) => {
+    // Locked in one order, so that two selections that overlap never wait for each other in a circle.
+    const rows = await trx
+      .selectFrom('registration_codes')
+      .selectAll()
+      .where('code', 'in', codes)
+      .orderBy('code')
+      .forUpdate()
+      .execute();
+    const found = new Set(rows.map((row) => row.code));
+    const unknown = codes.filter((code) => !found.has(code));
+    if (unknown.length > 0) {
+      throw new AppError(
+        404,
+        'code_not_found',
+        `${unknown.length} of the codes do not exist: ${unknown.join(', ')}. Nothing was revoked.`,
+      );
+    }
+    const registered = rows.filter((row) => row.status === 'pending' || row.status === 'used');
+    if (registered.length > 0) {
+      throw new AppError(
+        409,
+        'code_not_revocable',
+        `${registered.length} of the codes belong to a registration and cannot be revoked: ` +
+          `${registered.map((row) => `${row.code} (${row.status})`).join(', ')}. Nothing was revoked.`,
+      );
+    }
+    const unused = rows.filter((row) => row.status === 'unused').map((row) => row.code);
+    const now = new Date();
+    if (unused.length > 0) {
+      await trx
+        .updateTable('invitations')
+        .set({ revoked_at: now })
+        .where('code', 'in', unused)
+        .where('revoked_at', 'is', null)
+        .execute();
+      await trx
+        .updateTable('registration_codes')
+        .set({ status: 'revoked', revoked_at: now })
+        .where('code', 'in', unused)
+        .execute();
+    }
+    for (const tenant of new Set(rows.map((row) => row.tenant))) {
+      const amount = rows.filter((row) => row.tenant === tenant && row.status === 'unused').length;
+      await recordAdminChange(trx, actor, {
+        action: 'codes.revoke',
+        tenant,
+        target: null,
+        amount,
+        outcome: amount > 0 ? 'changed' : 'unchanged',
+      });
+    }
+    const after = await trx.selectFrom('registration_codes').selectAll().where('code', 'in', codes).execute();
+    const byCode = new Map(after.map((row) => [row.code, row]));
+    return { codes: codes.map((code) => byCode.get(code)!), revoked: unused.length };
+  });
+}

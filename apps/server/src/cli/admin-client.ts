@@ -33,12 +33,25 @@ export class AdminClient {
   }
 
   async call<T>(method: 'GET' | 'POST', path: string, body?: object): Promise<T> {
-    let response: Response;
+    const response = await this.#send(method, path, 'application/json', body);
+    const json = await readEnvelope<T>(response);
+    if (response.ok && json?.success === true) return json.data as T;
+    throw this.#refusal(response, json);
+  }
+
+  /** A download (a batch's CSV): the answer's text as it is. */
+  async text(path: string): Promise<string> {
+    const response = await this.#send('GET', path, 'text/csv, application/json');
+    if (response.ok) return response.text();
+    throw this.#refusal(response, await readEnvelope(response));
+  }
+
+  async #send(method: 'GET' | 'POST', path: string, accept: string, body?: object): Promise<Response> {
     try {
-      response = await fetch(`${this.#baseUrl}/api/admin${path}`, {
+      return await fetch(`${this.#baseUrl}/api/admin${path}`, {
         method,
         headers: {
-          accept: 'application/json',
+          accept,
           authorization: `Bearer ${this.#token}`,
           ...(body ? { 'content-type': 'application/json' } : {}),
         },
@@ -48,19 +61,24 @@ export class AdminClient {
     } catch (error) {
       throw new CliError(`Cannot reach ${this.#baseUrl}: ${(error as Error).message}`, 1);
     }
-    const json = (await response.json().catch(() => undefined)) as
-      | { success?: boolean; data?: T; error?: { code?: string; error?: string } }
-      | undefined;
-    if (response.ok && json?.success === true) return json.data as T;
+  }
+
+  #refusal(response: Response, json: Envelope<unknown> | undefined): CliError {
     if (response.status === 401) {
-      throw new CliError(`${this.#baseUrl} refused the admin API token (check ADMIN_API_TOKEN).`, 1);
+      return new CliError(`${this.#baseUrl} refused the admin API token (check ADMIN_API_TOKEN).`, 1);
     }
     if (response.status === 404 && json?.error?.code === 'not_found') {
-      throw new CliError(`${this.#baseUrl} has no admin API (is ADMIN_API_TOKEN set on the server?).`, 1);
+      return new CliError(`${this.#baseUrl} has no admin API (is ADMIN_API_TOKEN set on the server?).`, 1);
     }
     const reason = json?.error
       ? `${json.error.error ?? ''} (${json.error.code ?? 'error'})`
       : 'unreadable answer';
-    throw new CliError(`The server refused: HTTP ${response.status}: ${reason.trim()}`, 1);
+    return new CliError(`The server refused: HTTP ${response.status}: ${reason.trim()}`, 1);
   }
+}
+
+type Envelope<T> = { success?: boolean; data?: T; error?: { code?: string; error?: string } };
+
+async function readEnvelope<T>(response: Response): Promise<Envelope<T> | undefined> {
+  return (await response.json().catch(() => undefined)) as Envelope<T> | undefined;
 }

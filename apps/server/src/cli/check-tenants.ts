@@ -1,6 +1,6 @@
 import { loadTenantRegistry, RegistryError } from '../tenants/load-registry';
 import { CliError } from './cli-error';
-import type { CliOutput } from './commands';
+import type { CliOutput } from './command-parts';
 
 /**
  * `tenants check [FILE]`: the tenant registry validated as the server validates it at start (its

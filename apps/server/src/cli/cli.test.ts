@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNodeApps } from '../../../../scripts/build-node-apps.mjs';
+import { parseCsv } from '../admin/csv';
+import { register, uniqueEmail } from '../test-support/account-fixtures';
 import { seedAccountProtection } from '../test-support/protection-fixtures';
 import { providerUserOf, userAtProvider } from '../test-support/provider-users';
 import { startTestServer } from '../test-support/test-server';
@@ -57,6 +59,15 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   });
 }
 
+/** The admin API itself, to compare what the CLI prints with what the server answers. */
+async function adminCall(path: string) {
+  const response = await server.app.inject({
+    url: `/api/admin${path}`,
+    headers: { authorization: 'Bearer concierge-dev-admin-token' },
+  });
+  return response.json().data;
+}
+
 const countCodes = async (tenant: string) =>
   Number(
     (
@@ -73,6 +84,9 @@ describe('the admin CLI', () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('codes create --tenant T [--count N] [--csv FILE]');
+    expect(help.stdout).toContain(
+      'batches create --tenant T --building B --units FILE [--expires DATE-TIME]',
+    );
     expect((await cli([])).code).toBe(2);
   });
 
@@ -158,6 +172,97 @@ describe('the admin CLI', () => {
     const older = await cli(['audit', 'list', '--tenant', 'alpenblick', '--before', String(before)]);
     expect(older.stdout).toMatch(/codes\.create\s+alpenblick\s+2 codes\s+changed/);
     expect(older.stderr).toContain('Listed 1; no older ones.');
+  });
+
+  it('makes a batch from a file of units (naming a bad line first), shows, exports and revokes it, and shows figures', async () => {
+    const bad = join(folder, 'units-bad.csv');
+    writeFileSync(bad, 'unit,name,language\r\nEG links,Anna Muster,de\r\n1. OG,"Rossi, Marco",es\r\n');
+    const before = await countCodes('demo');
+    const batch = ['batches', 'create', '--tenant', 'demo', '--building', 'Seestrasse 12'];
+    const refused = await cli([...batch, '--units', bad]);
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(refused.stderr).toContain(`${bad}: line 3: the language "es" is not one of de, en, fr, it.`);
+    expect(await countCodes('demo')).toBe(before);
+
+    // As a spreadsheet saves it: a byte-order mark, a language left empty, one in capitals.
+    writeFileSync(
+      join(folder, 'units.csv'),
+      '\uFEFFunit,name,language\r\nEG links,Anna Muster,\r\n1. OG,"Rossi, Marco",IT\r\n',
+    );
+    const expires = ['--expires', '2099-03-31T23:59:59+02:00'];
+    const created = await cli([...batch, '--units', 'units.csv', '--csv', 'letters.csv', ...expires], {
+      INIT_CWD: folder,
+    });
+    expect(created).toMatchObject({ code: 0, stdout: '' });
+    const id = /Created batch ([0-9a-f-]{36}) with 2 codes for Seestrasse 12 \(demo\)/.exec(
+      created.stderr,
+    )?.[1];
+    expect(id).toBeDefined();
+    const letters = parseCsv(readFileSync(join(folder, 'letters.csv'), 'utf8')).map(
+      (record) => record.fields,
+    );
+    expect(letters[0]).toEqual(['unit', 'name', 'language', 'code', 'register_url', 'state', 'email']);
+    expect(
+      letters.slice(1).map(([unit, name, language, , , state]) => [unit, name, language, state]),
+    ).toEqual([
+      ['EG links', 'Anna Muster', 'de', 'unused'],
+      ['1. OG', 'Rossi, Marco', 'it', 'unused'],
+    ]);
+    const [unused, registered] = [letters[1]![3]!, letters[2]![3]!];
+
+    const listed = await cli(['batches', 'list', '--tenant', 'demo']);
+    expect(listed.stdout).toMatch(
+      /^ID\s+TENANT\s+BUILDING\s+CREATED\s+EXPIRES\s+CODES\s+UNUSED\s+PENDING\s+USED/,
+    );
+    expect(listed.stdout).toMatch(
+      new RegExp(`${id}\\s+demo\\s+Seestrasse 12\\s+\\S+\\s+2099-03-31T21:59:59.000Z\\s+2\\s+2\\s`),
+    );
+
+    const email = uniqueEmail('cli.batch');
+    expect((await register(server.app, { email, code: registered })).statusCode).toBe(200);
+    const shown = await cli(['batches', 'show', id!]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^UNIT\s+NAME\s+LANGUAGE\s+CODE\s+STATE\s+E-MAIL\n/);
+    expect(shown.stdout).toMatch(
+      new RegExp(`\\n1\\. OG\\s+Rossi, Marco\\s+it\\s+${registered}\\s+used\\s+${email}\\n`),
+    );
+    expect(shown.stderr).toContain(
+      '2 codes: 1 unused, 0 pending, 1 used (0 activated, 0 locked), 0 revoked, 0 expired.',
+    );
+
+    // Several codes at once: all or none.
+    const selection = await cli(['codes', 'revoke', unused, registered]);
+    expect(selection.code).toBe(1);
+    expect(selection.stderr).toContain(`${registered} (used)`);
+    expect(selection.stderr).toContain('(code_not_revocable)');
+
+    const revoked = await cli(['batches', 'revoke', id!]);
+    expect(revoked).toMatchObject({ code: 0, stdout: '' });
+    expect(revoked.stderr).toContain(`Batch ${id} (Seestrasse 12): revoked 1 unused codes.`);
+    const again = await cli(['batches', 'revoke', id!]);
+    expect(again.stderr).toContain('no unused codes left to revoke');
+
+    const exported = await cli(['batches', 'export', id!]);
+    expect(exported.code).toBe(0);
+    expect(parseCsv(exported.stdout).map(({ fields }) => [fields[0], fields[5], fields[6]])).toEqual([
+      ['unit', 'state', 'email'],
+      ['1. OG', 'used', email],
+      ['EG links', 'revoked', ''],
+    ]);
+
+    const figures = await cli(['figures', '--tenant', 'demo']);
+    expect(figures.code).toBe(0);
+    const [header, row] = figures.stdout.trimEnd().split('\n');
+    expect(header).toMatch(
+      /^TENANT\s+CODES\s+UNUSED\s+PENDING\s+USED\s+ACTIVATED\s+LOCKED\s+REVOKED\s+EXPIRED\s+INVITATIONS OPEN$/,
+    );
+    const { tenants } = await adminCall('/figures?tenant=demo');
+    const { tenant, invitationsOpen, ...counts } = tenants[0];
+    expect(row!.split(/\s+/)).toEqual([
+      tenant,
+      ...Object.values(counts).map(String),
+      String(invitationsOpen),
+    ]);
   });
 
   it('creates, lists and withdraws invitations', async () => {
@@ -279,6 +384,21 @@ describe('the admin CLI', () => {
       ['invitations', 'create', '--tenant', 'demo'],
       ['accounts', 'unlock'],
       ['audit', 'list', '--before', 'yesterday'],
+      ['batches', 'create', '--tenant', 'demo', '--units', 'units.csv'],
+      [
+        'batches',
+        'create',
+        '--tenant',
+        'demo',
+        '--building',
+        'B',
+        '--units',
+        'u.csv',
+        '--expires',
+        'tomorrow',
+      ],
+      ['batches', 'create', '--tenant', 'demo', '--building', 'B', '--units', join(folder, 'missing.csv')],
+      ['batches', 'show'],
     ]) {
       const run = await cli(args);
       expect(run.code, args.join(' ')).toBe(2);

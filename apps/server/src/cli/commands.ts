@@ -1,20 +1,12 @@
-import { access, writeFile } from 'node:fs/promises';
 import type {
   AdminAuditPage,
   AdminCode,
   AdminInvitation,
   AdminUnlockedAccount,
 } from '../admin/admin-schemas';
+import { toCsv } from '../admin/csv';
 import type { AdminClient } from './admin-client';
-import { CliError } from './cli-error';
-import { toCsv } from './csv';
-
-export interface CliOutput {
-  /** Results: what a script would read or redirect. */
-  out(text: string): void;
-  /** Progress and summaries for the person at the terminal. */
-  info(text: string): void;
-}
+import { type CliOutput, ensureNewFile, query, table, writeCsv } from './command-parts';
 
 export interface ListOptions {
   tenant?: string;
@@ -27,10 +19,7 @@ export async function createCodes(
   output: CliOutput,
   options: { tenant: string; count: number; csvFile?: string },
 ): Promise<void> {
-  // Checked before the codes exist: a file in the way must not leave codes nobody has seen.
-  if (options.csvFile && (await exists(options.csvFile))) {
-    throw new CliError(`${options.csvFile} exists already; name a new file.`, 2);
-  }
+  await ensureNewFile(options.csvFile);
   const { codes } = await client.call<{ codes: AdminCode[] }>('POST', '/codes', {
     tenant: options.tenant,
     count: options.count,
@@ -39,22 +28,10 @@ export async function createCodes(
     ['code', 'tenant', 'register_url'],
     codes.map((code) => [code.code, code.tenant, code.registerUrl]),
   );
-  if (!options.csvFile) {
-    output.out(csv);
-    output.info(`Created ${codes.length} codes for ${options.tenant}.`);
-    return;
-  }
-  try {
-    await writeFile(options.csvFile, csv, { flag: 'wx' });
-  } catch (error) {
-    // The codes exist now: show them rather than lose them.
-    output.out(csv);
-    throw new CliError(
-      `Created ${codes.length} codes, but writing ${options.csvFile} failed (${(error as Error).message}); they are printed above.`,
-      1,
-    );
-  }
-  output.info(`Created ${codes.length} codes for ${options.tenant} in ${options.csvFile}.`);
+  await writeCsv(output, csv, options.csvFile, `Created ${codes.length} codes`);
+  output.info(
+    `Created ${codes.length} codes for ${options.tenant}${options.csvFile ? ` in ${options.csvFile}` : ''}.`,
+  );
 }
 
 export async function listCodes(
@@ -164,7 +141,7 @@ export async function listAudit(
         entry.token,
         entry.action,
         entry.tenant ?? '',
-        entry.amount === null ? (entry.target ?? '') : `${entry.amount} codes`,
+        auditTarget(entry),
         entry.outcome,
         entry.requestId,
       ]),
@@ -177,33 +154,9 @@ export async function listAudit(
   );
 }
 
-function query(values: Record<string, string | number | undefined>): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(values))
-    if (value !== undefined) params.set(name, String(value));
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
-
-/** Columns padded to their widest cell: readable in a terminal, still one row per line for grep. */
-function table(header: string[], rows: string[][]): string {
-  if (rows.length === 0) return '';
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
-  );
-  const line = (row: string[]) =>
-    row
-      .map((cell, column) => cell.padEnd(widths[column]!))
-      .join('  ')
-      .trimEnd();
-  return `${[header, ...rows].map(line).join('\n')}\n`;
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
+/** What an entry changed: the code, invitation, batch or account, and how many codes it counted. */
+function auditTarget(entry: AdminAuditPage['entries'][number]): string {
+  if (entry.amount === null) return entry.target ?? '';
+  const amount = `${entry.amount} codes`;
+  return entry.target === null ? amount : `${entry.target} (${amount})`;
 }

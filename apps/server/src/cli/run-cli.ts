@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { MAX_CODES_PER_REQUEST } from '../admin/admin-schemas';
+import { createBatchBodySchema, MAX_CODES_PER_REQUEST } from '../admin/admin-schemas';
 import { DEFAULT_TENANTS_FILE } from '../config';
 import { AdminClient } from './admin-client';
+import * as batches from './batch-commands';
 import { checkTenants } from './check-tenants';
 import { CliError, usageError } from './cli-error';
+import type { CliOutput } from './command-parts';
 import * as commands from './commands';
 import { USAGE } from './usage';
 
@@ -18,15 +20,14 @@ const OPTIONS = {
   limit: { type: 'string' },
   offset: { type: 'string' },
   before: { type: 'string' },
+  building: { type: 'string' },
+  units: { type: 'string' },
+  expires: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 /** The admin CLI without the process around it: arguments and environment in, exit code out. */
-export async function runCli(
-  argv: string[],
-  env: NodeJS.ProcessEnv,
-  output: commands.CliOutput,
-): Promise<number> {
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv, output: CliOutput): Promise<number> {
   try {
     let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
     try {
@@ -42,6 +43,8 @@ export async function runCli(
     const [group, action, ...rest] = positionals;
     const command = `${group} ${action ?? ''}`.trim();
     const client = () => new AdminClient(env);
+    // `npm run --workspace` starts us in apps/server; a relative path means where the user typed it.
+    const path = (file: string) => resolve(env.INIT_CWD ?? process.cwd(), file);
     const list = {
       tenant: values.tenant,
       limit: integer(values.limit, '--limit'),
@@ -53,8 +56,7 @@ export async function runCli(
         await commands.createCodes(client(), output, {
           tenant: required(values.tenant, '--tenant'),
           count: codeCount(integer(values.count, '--count')),
-          // `npm run --workspace` starts us in apps/server; a relative path means where the user typed it.
-          csvFile: values.csv === undefined ? undefined : resolve(env.INIT_CWD ?? process.cwd(), values.csv),
+          csvFile: values.csv === undefined ? undefined : path(values.csv),
         });
         break;
       case 'codes list':
@@ -62,7 +64,39 @@ export async function runCli(
         await commands.listCodes(client(), output, { ...list, status: values.status });
         break;
       case 'codes revoke':
-        await commands.revokeCode(client(), output, single(rest, 'CODE'));
+        // One code as ever; several at once all or none.
+        if (rest.length > 1) await batches.revokeCodes(client(), output, rest);
+        else await commands.revokeCode(client(), output, single(rest, 'CODE'));
+        break;
+      case 'batches create':
+        noMore(rest);
+        await batches.createBatch(client(), output, {
+          tenant: required(values.tenant, '--tenant'),
+          building: required(values.building, '--building'),
+          unitsFile: path(required(values.units, '--units')),
+          expiresAt: expiry(values.expires),
+          csvFile: values.csv === undefined ? undefined : path(values.csv),
+        });
+        break;
+      case 'batches list':
+        noMore(rest);
+        await batches.listBatches(client(), output, list);
+        break;
+      case 'batches show':
+        await batches.showBatch(client(), output, single(rest, 'ID'));
+        break;
+      case 'batches revoke':
+        await batches.revokeBatch(client(), output, single(rest, 'ID'));
+        break;
+      case 'batches export':
+        await batches.exportBatch(client(), output, {
+          id: single(rest, 'ID'),
+          csvFile: values.csv === undefined ? undefined : path(values.csv),
+        });
+        break;
+      case 'figures':
+        noMore(rest);
+        await batches.showFigures(client(), output, { tenant: values.tenant });
         break;
       case 'invitations create':
         noMore(rest);
@@ -90,7 +124,7 @@ export async function runCli(
       case 'tenants check': {
         // The file as the server reads it: TENANTS_FILE, else the repository's registry.
         const file = rest.length > 0 ? single(rest, 'FILE') : (env.TENANTS_FILE ?? DEFAULT_TENANTS_FILE);
-        await checkTenants(output, resolve(env.INIT_CWD ?? process.cwd(), file));
+        await checkTenants(output, path(file));
         break;
       }
       case 'accounts unlock':
@@ -125,6 +159,17 @@ function codeCount(count: number | undefined): number {
     throw usageError(`--count must be between 1 and ${MAX_CODES_PER_REQUEST}.`);
   }
   return count;
+}
+
+/** As the server takes it: a date-time with its offset, in the future. */
+function expiry(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!createBatchBodySchema.shape.expiresAt.safeParse(value).success) {
+    throw usageError(
+      `--expires must be a date-time with its offset, in the future (e.g. 2027-03-31T23:59:59+02:00), not "${value}".`,
+    );
+  }
+  return value;
 }
 
 function single(rest: string[], name: string): string {

@@ -1,4 +1,5 @@
-export const USAGE = `Concierge admin: registration codes, invitations, locked accounts, the audit log and the tenant registry.
+export const USAGE = `Concierge admin: registration codes, a building's batches of them, invitations, locked accounts,
+figures, the audit log and the tenant registry.
 
 Usage: npm run admin --workspace @concierge/server -- <command> [options]
 
@@ -8,8 +9,30 @@ Commands:
       (code,tenant,register_url) to FILE, or to standard output without --csv.
   codes list [--tenant T] [--status unused|pending|used|revoked] [--limit N] [--offset N]
       Lists codes, oldest first (at most 1000 unless --limit says otherwise).
-  codes revoke CODE
-      Revokes an unused code (and its open invitation).
+  codes revoke CODE [CODE …]
+      Revokes an unused code (and its open invitation). Several codes (at most 1000) are revoked all
+      or none: if one is unknown, being registered or used, the server names it and revokes none.
+  batches create --tenant T --building B --units FILE [--expires DATE-TIME] [--csv FILE]
+      Creates a code for each unit of building B (at most 2000). FILE is a CSV file with the header
+      unit,name,language: the unit (1–40 characters, each once), whom the letter names (optional)
+      and its language (de, fr, it or en; default de). A bad line is named before anything is made.
+      --expires: the codes register no one from then on, a date-time with its offset in the future
+      (e.g. 2027-03-31T23:59:59+02:00). Writes the codes as CSV (see batches export) to FILE, or to
+      standard output without --csv.
+  batches list [--tenant T] [--limit N] [--offset N]
+      Lists batches, newest first, with how many codes are in each state.
+  batches show ID
+      Shows every code of a batch with its state: unused, pending (being registered), used
+      (registered, with its e-mail), activated, locked (the account, now), revoked, expired.
+  batches revoke ID
+      Revokes every unused code of the batch (and their open invitations). A code being registered
+      right now finishes its registration, or is revoked if that fails.
+  batches export ID [--csv FILE]
+      Writes the batch as CSV (unit,name,language,code,register_url,state,email) to FILE, or to
+      standard output.
+  figures [--tenant T]
+      Per tenant: codes issued and how many are unused, pending, used, activated, locked (accounts
+      locked now), revoked and expired, and the invitations still open.
   invitations create --tenant T --email E [--language de|fr|it|en]
       Creates a code bound to E and e-mails the invitation (language default de).
   invitations list [--tenant T] [--limit N] [--offset N]

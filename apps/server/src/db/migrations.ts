@@ -303,4 +303,49 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('admin_audit_at').on('admin_audit').column('at').execute();
     },
   },
+  '0600_code_batches': {
+    async up(db) {
+      // Issue 30: codes made for the units of one building, so that an office sees which flat has
+      // registered. A code keeps its letter's unit, name and language, and its own expiry (the
+      // batch's, copied when it is made): the claim checks it on the code's row alone, in the same
+      // conditional update (accounts/registration-codes.ts). Codes without a batch stay as they were.
+      await db.schema
+        .createTable('code_batches')
+        .addColumn('id', 'uuid', (column) => column.primaryKey())
+        .addColumn('tenant', 'text', (column) => column.notNull())
+        .addColumn('building', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'timestamptz', (column) => column.notNull())
+        .addColumn('expires_at', 'timestamptz')
+        .addColumn('revoked_at', 'timestamptz')
+        .execute();
+      await db.schema
+        .createIndex('code_batches_tenant_created_at')
+        .on('code_batches')
+        .columns(['tenant', 'created_at'])
+        .execute();
+      await db.schema
+        .alterTable('registration_codes')
+        .addColumn('batch_id', 'uuid', (column) => column.references('code_batches.id'))
+        .addColumn('unit', 'text')
+        .addColumn('recipient_name', 'text')
+        .addColumn('letter_language', 'text')
+        .addColumn('expires_at', 'timestamptz')
+        .execute();
+      await db.schema
+        .alterTable('registration_codes')
+        .addCheckConstraint('registration_codes_unit_of_batch', sql`batch_id is null or unit is not null`)
+        .execute();
+      // A batch's codes in the order of their units, and one code per unit of a batch.
+      await db.schema
+        .createIndex('registration_codes_batch_unit')
+        .on('registration_codes')
+        .columns(['batch_id', 'unit'])
+        .unique()
+        .where(sql<boolean>`batch_id is not null`)
+        .execute();
+      // When the account last proved active (accounts/protection/sign-in-events.ts, reset-unlock.ts):
+      // the office sees a letter's flat as activated, not only registered. Null for the rows before.
+      await db.schema.alterTable('account_protection').addColumn('seen_active_at', 'timestamptz').execute();
+    },
+  },
 };

@@ -26,6 +26,22 @@ export interface PasswordResetRequestsTable {
 
 export type RegistrationCodeStatus = 'unused' | 'pending' | 'used' | 'revoked';
 
+/** A column added to a table with rows: null for the rows before it, and optional on insert. */
+type AddedColumn<T> = ColumnType<T | null, T | null | undefined, T | null>;
+
+/** The codes made for the units of one building (admin/batches-admin.ts). */
+export interface CodeBatchesTable {
+  id: string;
+  /** The tenant's subdomain. */
+  tenant: string;
+  building: string;
+  created_at: Date;
+  /** When its codes stop registering (each code keeps a copy); null: never. */
+  expires_at: Date | null;
+  /** When an operator revoked the batch's unused codes. */
+  revoked_at: Date | null;
+}
+
 /** A registration code (spec §5): unused → pending (claimed) → used, or revoked by an operator. */
 export interface RegistrationCodesTable {
   /** A lower-case version-4 UUID. */
@@ -40,6 +56,16 @@ export interface RegistrationCodesTable {
   used_at: Date | null;
   revoked_at: Date | null;
   created_at: Date;
+  /** The batch of a building's letters it was made in; null for a code made alone or by count. */
+  batch_id: AddedColumn<string>;
+  /** The unit (flat) its letter is for, unique within the batch. */
+  unit: AddedColumn<string>;
+  /** Whom the letter names. */
+  recipient_name: AddedColumn<string>;
+  /** The language the letter is written in (contracts' LANGUAGES). */
+  letter_language: AddedColumn<string>;
+  /** From then on an unused code registers no one; null: never. */
+  expires_at: AddedColumn<Date>;
 }
 
 /** An invitation binds one code to one e-mail. */
@@ -108,6 +134,12 @@ export interface AccountProtectionTable {
   lock_is_ours: boolean;
   /** A lock call's answer was lost: a DECLINED found afterwards is Concierge's own. */
   lock_attempt_unknown: boolean;
+  /**
+   * The event time of the account's last proof of being active: a successful sign-in, the
+   * provider's activation, or a completed reset (which activates, spec §4); never the office's
+   * unlock. What the admin API calls a code's account "activated" (admin/code-states.ts).
+   */
+  seen_active_at: Date | null;
 }
 
 /** One failed sign-in of an account, at the event's own time; counted while after counted_since. */
@@ -133,7 +165,10 @@ export type AdminAuditAction =
   | 'code.revoke'
   | 'invitation.create'
   | 'invitation.revoke'
-  | 'account.unlock';
+  | 'account.unlock'
+  | 'batch.create'
+  | 'batch.revoke'
+  | 'codes.revoke';
 
 /** changed; or unchanged: a repeat that found it done already (revoked, not locked). */
 export type AdminAuditOutcome = 'changed' | 'unchanged';
@@ -150,15 +185,19 @@ export interface AdminAuditTable {
   action: AdminAuditAction;
   /** The tenant's subdomain; null for an account (unlock), which belongs to no one tenant. */
   tenant: string | null;
-  /** The code, the invitation id, or the account's normalised e-mail; null for codes.create. */
+  /**
+   * The code, the invitation id, the batch id, or the account's normalised e-mail; null for
+   * codes.create and codes.revoke (many codes).
+   */
   target: string | null;
-  /** How many codes codes.create made; null for the other actions. */
+  /** How many codes codes.create and batch.create made, and batch.revoke and codes.revoke revoked. */
   amount: number | null;
   outcome: AdminAuditOutcome;
 }
 
 export interface ServerTables {
   rate_limits: RateLimitsTable;
+  code_batches: CodeBatchesTable;
   registration_codes: RegistrationCodesTable;
   invitations: InvitationsTable;
   activations: ActivationsTable;

@@ -15,6 +15,7 @@ export type AdminErrorCode =
   | 'unknown_tenant'
   | 'code_not_found'
   | 'code_not_revocable'
+  | 'batch_not_found'
   | 'invitation_not_found'
   | 'invitation_already_used'
   | 'email_already_registered_db'

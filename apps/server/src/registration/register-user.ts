@@ -4,6 +4,7 @@ import {
   claimRegistrationCode,
   findCodeHeldByEmail,
   findRegistrationCode,
+  isExpiredCode,
   type RegistrationCodeRow,
   releaseRegistrationCode,
 } from '../accounts/registration-codes';
@@ -71,23 +72,27 @@ export async function registerUser(
   // Another tenant's code reads as unknown: a tenant learns nothing about other tenants' codes.
   if (!code || code.tenant !== input.tenant) throw codeRefusal(undefined);
   await checkInvitation(db, { code: input.code, email: input.email, inviteId: input.inviteId });
-  if (code.status === 'revoked') throw codeRefusal(code);
+  const checkedAt = new Date();
+  if (code.status === 'revoked' || isExpiredCode(code, checkedAt)) throw codeRefusal(code, checkedAt);
   const held = await findCodeHeldByEmail(db, input.email);
   // The same form sent again while its registration is being settled: the same answer as before.
   if (held?.status === 'pending' && held.code === input.code) throw UNKNOWN_OUTCOME;
   if (held) throw await emailRegisteredHere(db, input.code);
-  if (code.status !== 'unused') throw codeRefusal(code);
+  if (code.status !== 'unused') throw codeRefusal(code, checkedAt);
   await ensureUnknownToProvider(deps, input.email, input.code);
 
+  const claimedAt = new Date();
   const claim = await claimRegistrationCode(db, {
     code: input.code,
     tenant: input.tenant,
     email: input.email,
     language: input.language,
+    at: claimedAt,
   });
   if (claim === 'email_taken') throw await emailRegisteredHere(db, input.code);
-  // Somebody else claimed it in the meantime: answer as if we had seen that from the start.
-  if (claim === 'not_unused') throw codeRefusal(await findRegistrationCode(db, input.code));
+  // Somebody else claimed it in the meantime, or it expired since the check: answer as if we had
+  // seen that from the start.
+  if (claim === 'not_unused') throw codeRefusal(await findRegistrationCode(db, input.code), claimedAt);
 
   const registration = await registerAtProvider(provider, {
     email: input.email,
@@ -185,8 +190,8 @@ async function ensureUnknownToProvider(deps: RegisterUserDeps, email: string, co
   );
 }
 
-/** spec §8: what a code that cannot be used is called. */
-function codeRefusal(code: RegistrationCodeRow | undefined): AppError {
+/** spec §8: what a code that cannot be used (at `at`) is called. */
+function codeRefusal(code: RegistrationCodeRow | undefined, at = new Date()): AppError {
   if (!code) {
     return callError(
       'register-user',
@@ -201,6 +206,15 @@ function codeRefusal(code: RegistrationCodeRow | undefined): AppError {
       400,
       'registrationCodeInvalid',
       'This registration code is no longer valid.',
+    );
+  }
+  // ours (issue 30): the letter's code was valid until a date; the property manager sends a new one.
+  if (isExpiredCode(code, at)) {
+    return callError(
+      'register-user',
+      400,
+      'registration_code_expired',
+      'This registration code has expired. Please ask your property manager for a new letter.',
     );
   }
   return callError(

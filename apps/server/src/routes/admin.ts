@@ -6,22 +6,31 @@ import { adminAuthentication } from '../admin/admin-auth';
 import { takeAdminQuota } from '../admin/admin-quotas';
 import {
   type AdminUnlockedAccount,
+  batchParamsSchema,
   codeParamsSchema,
+  createBatchBodySchema,
   createCodesBodySchema,
   createInvitationBodySchema,
+  figuresQuerySchema,
   invitationParamsSchema,
   listAuditQuerySchema,
+  listBatchesQuerySchema,
   listCodesQuerySchema,
   listInvitationsQuerySchema,
+  revokeCodesBodySchema,
   unlockAccountBodySchema,
 } from '../admin/admin-schemas';
 import { listAdminChanges, recordAdminChange } from '../admin/audit-log';
+import { batchCsv, batchCsvFileName } from '../admin/batch-csv';
+import { createCodeBatch, listCodeBatches, revokeCodeBatch, showCodeBatch } from '../admin/batches-admin';
 import {
   createRegistrationCodes,
   listRegistrationCodes,
   revokeRegistrationCode,
+  revokeRegistrationCodes,
   toAdminCode,
 } from '../admin/codes-admin';
+import { tenantFigures } from '../admin/figures-admin';
 import { createInvitation, listInvitations, revokeInvitation } from '../admin/invitations-admin';
 import type { ServerConfig } from '../config';
 import type { ServerTables } from '../db/schema';
@@ -44,8 +53,9 @@ interface AdminOptions {
 }
 
 /**
- * The operators' admin API: registration codes, invitations, unlocking accounts and the audit log of
- * those changes. Register it with `prefix: ADMIN_API_PREFIX`; every route needs the bearer token.
+ * The operators' admin API: registration codes (alone, or a building's batch with a code per unit),
+ * invitations, unlocking accounts, per-tenant figures and the audit log of those changes. Register
+ * it with `prefix: ADMIN_API_PREFIX`; every route needs the bearer token.
  * Every change writes its audit row in its own transaction (admin/audit-log.ts). Answers use the same
  * envelope as the portal's calls.
  */
@@ -84,6 +94,61 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
     const { code } = parseInput(codeParamsSchema, request.params);
     const revoked = await revokeRegistrationCode(db, code, actorOf(request));
     return ok({ code: toAdminCode(revoked, config.portalUrl) });
+  });
+
+  // A selection of codes, all or none (the path is no code: a code is a version-4 UUID).
+  app.post('/codes/revoke', async (request) => {
+    const body = parseInput(revokeCodesBodySchema, request.body);
+    const result = await revokeRegistrationCodes(db, body.codes, actorOf(request));
+    return ok({
+      codes: result.codes.map((row) => toAdminCode(row, config.portalUrl)),
+      revoked: result.revoked,
+    });
+  });
+
+  app.post('/batches', async (request, reply) => {
+    const body = parseInput(createBatchBodySchema, request.body);
+    const tenant = knownTenant(body.tenant);
+    await takeAdminQuota(db, config.adminQuotas, { what: 'codes', tenant, amount: body.units.length });
+    const created = await createCodeBatch({ db, config }, { ...body, tenant }, actorOf(request));
+    return reply.status(201).send(ok(created, 201));
+  });
+
+  app.get('/batches', async (request) => {
+    const query = parseInput(listBatchesQuerySchema, request.query);
+    const list = await listCodeBatches(db, query);
+    return ok({ batches: list.items, total: list.total });
+  });
+
+  app.get('/batches/:id', async (request) => {
+    const { id } = parseInput(batchParamsSchema, request.params);
+    return ok(await showCodeBatch({ db, config }, id));
+  });
+
+  app.post('/batches/:id/revoke', async (request) => {
+    const { id } = parseInput(batchParamsSchema, request.params);
+    return ok(await revokeCodeBatch({ db, config }, id, actorOf(request)));
+  });
+
+  // The letters' mail merge reads it: one line per unit, with the code, its link and its state.
+  // Kept by no cache, as the JSON answers are (http/json-cache-control.ts): it holds codes and e-mails.
+  app.get('/batches/:id/export', async (request, reply) => {
+    const { id } = parseInput(batchParamsSchema, request.params);
+    const { codes } = await showCodeBatch({ db, config }, id);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="${batchCsvFileName(id)}"`)
+      .send(batchCsv(codes));
+  });
+
+  // Every tenant of the registry, or the one asked for.
+  app.get('/figures', async (request) => {
+    const query = parseInput(figuresQuerySchema, request.query);
+    const tenants = query.tenant
+      ? [knownTenant(query.tenant)]
+      : registry.tenants.map((entry) => entry.subdomain);
+    return ok({ tenants: await tenantFigures(db, tenants) });
   });
 
   app.post('/invitations', async (request, reply) => {

@@ -10,6 +10,11 @@ const BEGINNING = new Date(0);
 
 export type AccountRow = AccountProtectionTable;
 
+/** The later of a time on record (or none) and an event's: events may come out of order. */
+export function laterOf(recorded: Date | null, at: Date): Date {
+  return recorded && recorded > at ? recorded : at;
+}
+
 /**
  * The account's row, created if it has none, and held (`for update`) until the caller's transaction
  * ends. Every change of one account's count or lock goes through it, so two instances, two parallel
@@ -27,6 +32,7 @@ export async function holdAccount(trx: Kysely<ServerTables>, email: string): Pro
       locked_at: null,
       lock_is_ours: false,
       lock_attempt_unknown: false,
+      seen_active_at: null,
     })
     .onConflict((conflict) => conflict.column('email').doNothing())
     .execute();
@@ -75,7 +81,9 @@ export const PROCESSED_EVENT_RETENTION_DAYS = 30;
  * Housekeeping: old event keys; failures that no longer count (before their account's last clear);
  * and accounts left with nothing (no lock, no failure that counts) whose last clear is older than the
  * event keys kept — a late event can no longer arrive for them, so a new row from the beginning is
- * the same account. Each e-mail ever tried would otherwise keep its row for good.
+ * the same account. Each e-mail ever tried would otherwise keep its row for good. An account that
+ * proved active keeps its row: it tells the office the letter's flat is activated (one row per real
+ * account, not per e-mail tried).
  */
 export async function pruneAccountProtection(
   db: Kysely<ServerTables>,
@@ -97,6 +105,7 @@ export async function pruneAccountProtection(
   await db
     .deleteFrom('account_protection')
     .where('lock_state', '=', 'none')
+    .where('seen_active_at', 'is', null)
     .where('counted_since', '<', horizon)
     .where(({ not, exists, selectFrom }) =>
       not(

@@ -1,6 +1,6 @@
 import { answer, describeResult } from '../../provider-client/provider-result';
 import { oneAtATimePerAccount } from './account-queue';
-import { claimEventKey, failuresSince, holdAccount, LOCK_AFTER_FAILURES } from './account-row';
+import { claimEventKey, failuresSince, holdAccount, LOCK_AFTER_FAILURES, laterOf } from './account-row';
 import type { ProtectionDeps } from './lock-applier';
 
 export interface CompletedReset {
@@ -98,6 +98,10 @@ export async function unlockAfterReset(deps: ProtectionDeps, reset: CompletedRes
           .updateTable('account_protection')
           .set({
             counted_since: countedSince,
+            // A completed reset activates an account never activated (spec §4).
+            ...(outcome === 'no_account'
+              ? {}
+              : { seen_active_at: laterOf(account.seen_active_at, reset.at) }),
             ...(isLifting
               ? { lock_state: 'none', lock_requested_at: null, locked_at: null, lock_is_ours: false }
               : {}),

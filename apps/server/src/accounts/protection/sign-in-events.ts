@@ -7,6 +7,7 @@ import {
   failuresSince,
   holdAccount,
   LOCK_AFTER_FAILURES,
+  laterOf,
 } from './account-row';
 
 /** One provider event about one account, at the event's own time. */
@@ -106,12 +107,13 @@ async function applyOnce(
  * A successful sign-in or an activation: the failures before it no longer count. Ordered by the
  * event's own time, so a late event clears only what came before it. It never lifts a lock: only a
  * completed reset does (spec §4), and a right password that slipped through before the lock landed
- * must not undo it.
+ * must not undo it. Either proves the account active, however late it comes.
  */
 export function recordSignInSuccess(db: Kysely<ServerTables>, event: AccountEvent) {
-  return applyOnce(db, event, (account) =>
-    event.at > account.counted_since ? { counted_since: event.at } : undefined,
-  );
+  return applyOnce(db, event, (account) => ({
+    seen_active_at: laterOf(account.seen_active_at, event.at),
+    ...(event.at > account.counted_since ? { counted_since: event.at } : {}),
+  }));
 }
 
 /**

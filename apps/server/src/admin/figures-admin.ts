@@ -1,0 +1,33 @@
+import type { Kysely } from '@concierge/database';
+import type { ServerTables } from '../db/schema';
+import type { TenantFigures } from './admin-schemas';
+import { countFigures, toFigures } from './code-states';
+
+/**
+ * Per tenant: its codes by state (every code, from a batch or not; admin/code-states.ts says how
+ * activated and locked are known), its invitations still open, and — as `locked` — its accounts
+ * locked now: an e-mail holds at most one registered code (the claimed-e-mail index), so each
+ * locked account of the tenant is counted once. Two statements for any number of tenants.
+ */
+export async function tenantFigures(
+  db: Kysely<ServerTables>,
+  tenants: readonly string[],
+): Promise<TenantFigures[]> {
+  if (tenants.length === 0) return [];
+  const figures = await countFigures(db, 'tenant', tenants, new Date());
+  const invitations = await db
+    .selectFrom('invitations')
+    .innerJoin('registration_codes', 'registration_codes.code', 'invitations.code')
+    .select(['invitations.tenant', (eb) => eb.fn.countAll<string>().as('open')])
+    .where('invitations.tenant', 'in', tenants)
+    .where('invitations.revoked_at', 'is', null)
+    .where('registration_codes.status', '=', 'unused')
+    .groupBy('invitations.tenant')
+    .execute();
+  const open = new Map(invitations.map((row) => [row.tenant, Number(row.open)]));
+  return tenants.map((tenant) => ({
+    tenant,
+    ...toFigures(figures.get(tenant)),
+    invitationsOpen: open.get(tenant) ?? 0,
+  }));
+}
