@@ -32,6 +32,7 @@ import { activateUserAccountCall } from './routes/cidaas-webhook/activate-user-a
 import { passwordResetCalls } from './routes/cidaas-webhook/password-reset';
 import { providerEventRoutes } from './routes/cidaas-webhook/provider-events';
 import { registerUserCall } from './routes/cidaas-webhook/register-user';
+import { requestNewInvitationCall } from './routes/cidaas-webhook/request-new-invitation';
 import { resendActivationCall } from './routes/cidaas-webhook/resend-activation';
 import { failedLoginCounterRoute } from './routes/failed-login-counter';
 import { healthRoutes } from './routes/health';
@@ -159,13 +160,15 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
     rateLimits: config.rateLimits,
   });
   // Registration, activation, resend and reset (ARCHITECTURE "Registration", "Activation", "Resend
-  // activation", "Password reset / unlock"): each a JSON call and a form without JavaScript.
+  // activation", "Password reset / unlock"), and asking for a new invitation (issue 30): each a JSON
+  // call and a form without JavaScript.
   const accounts = { db: deps.db, provider: deps.provider, registry: deps.registry, config };
   const calls: PortalCalls = {
     'register-user': registerUserCall(accounts),
     'activate-user-account': activateUserAccountCall(accounts),
     'resend-account-activation-email': resendActivationCall(accounts),
     ...passwordResetCalls(accounts),
+    'request-new-invitation': requestNewInvitationCall(accounts),
   };
   await app.register(portalCallRoutes, { calls, portalOrigin: config.portalUrl });
   await app.register(portalFormRoutes, { pages, calls });

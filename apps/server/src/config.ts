@@ -120,6 +120,8 @@ const envSchema = z.object({
   ADDRESS_LIMITS_FACTOR: z.coerce.number().min(0.1).max(1000).default(1),
   ADMIN_CODES_PER_TENANT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   ADMIN_INVITATIONS_PER_TENANT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  /** How many days an invitation and its code register (admin/invitation-expiry.ts). */
+  INVITATION_VALIDITY_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   SENT_MAIL_RETENTION_DAYS: z.coerce.number().int().min(0).max(365).default(7),
   /** How long housekeeping keeps a row of the admin actions' audit log (admin/audit-log.ts). */
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
@@ -200,11 +202,13 @@ const VARIABLES: VariableDescriptions<typeof envSchema, 'CONCIERGE_DEV' | 'DATAB
   SIGN_IN_REQUESTS_PER_ADDRESS_PER_MINUTE:
     "fresh sign-in requests (`authz/generate`) one client address may have each instance obtain a minute, for pages opened without a usable request id; counted in memory; beyond, the page answers 429, too many attempts. Behind a shared address (a carrier's NAT, an estate's Wi-Fi) raise it",
   ADDRESS_LIMITS_FACTOR:
-    "multiplies every per-address rate limit of the portal's calls (the failed-login counter, registration, activation, resend, password reset; the table with the reason for each is apps/server/src/http/rate-limit-rules.ts). Where many tenants share one public address (a carrier's NAT, an estate's Wi-Fi) raise it; the limits per e-mail and per registration code, which count the person rather than the address, stay as they are",
+    "multiplies every per-address rate limit of the portal's calls (the failed-login counter, registration, activation, resend, password reset, asking for a new invitation; the table with the reason for each is apps/server/src/http/rate-limit-rules.ts). Where many tenants share one public address (a carrier's NAT, an estate's Wi-Fi) raise it; the limits per e-mail and per registration code, which count the person rather than the address, stay as they are",
   ADMIN_CODES_PER_TENANT_PER_HOUR:
     'registration codes the admin API makes per tenant and clock hour; beyond, 429 ([Housekeeping and quotas](#housekeeping-and-quotas))',
   ADMIN_INVITATIONS_PER_TENANT_PER_HOUR:
-    'invitations the admin API makes per tenant and clock hour; beyond, 429',
+    'invitations the admin API makes (or sends again) per tenant and clock hour; beyond, 429',
+  INVITATION_VALIDITY_DAYS:
+    'how many days an invitation and its registration code register, 1 to 365, counted from the day it is sent: it is valid up to and including the last of them, to midnight in Zurich, the day its e-mail names; afterwards its link says it has expired and offers to ask the property manager for a new one',
   SENT_MAIL_RETENTION_DAYS:
     "how long housekeeping keeps a sent e-mail's outbox row (recipient and subject; the body is emptied once sent), 0 to 365 days ([Housekeeping and quotas](#housekeeping-and-quotas))",
   AUDIT_RETENTION_DAYS:
@@ -254,6 +258,8 @@ export interface ServerConfig {
   rateLimits: RateLimits;
   /** At most this many codes and invitations per tenant and clock hour through the admin API. */
   adminQuotas: { codesPerTenantPerHour: number; invitationsPerTenantPerHour: number };
+  /** An invitation registers up to the end of this many days after the day it is sent. */
+  invitationValidityDays: number;
   /** Housekeeping: days a sent e-mail's outbox row is kept. */
   sentMailRetentionDays: number;
   /** Housekeeping: days a row of the admin actions' audit log is kept. */
@@ -405,6 +411,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       codesPerTenantPerHour: values.ADMIN_CODES_PER_TENANT_PER_HOUR,
       invitationsPerTenantPerHour: values.ADMIN_INVITATIONS_PER_TENANT_PER_HOUR,
     },
+    invitationValidityDays: values.INVITATION_VALIDITY_DAYS,
     sentMailRetentionDays: values.SENT_MAIL_RETENTION_DAYS,
     auditRetentionDays: values.AUDIT_RETENTION_DAYS,
     buildCommit: values.BUILD_COMMIT,

@@ -24,3 +24,4 @@ export * from './safe-text';
 export * from './sign-in-request';
 export * from './tenant';
 export * from './webhook-event';
+export * from './written-date';

@@ -72,8 +72,9 @@ export const REGISTRATION_ERROR_CODES = [
   // e-mail follows), an invitation whose e-mail or code does not match, and the rate limit
   'registration_pending',
   'invitation_mismatch',
-  // ours: the property manager withdrew the invitation
+  // ours: the property manager withdrew the invitation, or it is past its date (issue 30)
   'invitation_withdrawn',
+  'invitation_expired',
   // ours: the code of a building's letter is past the date it was valid until (issue 30)
   'registration_code_expired',
   'too_many_requests',
@@ -90,6 +91,12 @@ export const VERIFICATION_ERROR_CODES = [
 
 /** spec §8: resend has one message; the one refusal is a malformed address (its input check). */
 export const RESEND_ACTIVATION_ERROR_CODES = ['missing_request_property'] as const;
+
+/**
+ * ours (issue 30): asking for a new invitation has one answer for every link, recorded or not; what
+ * it may refuse is a body without the link's parameters and the rate limit.
+ */
+export const NEW_INVITATION_REQUEST_ERROR_CODES = ['missing_request_property', 'too_many_requests'] as const;
 
 export const PASSWORD_RESET_INIT_ERROR_CODES = ['missing_request_id', 'too_many_requests'] as const;
 

@@ -72,6 +72,18 @@ export const passwordResetSetNewBodySchema = z.object({
 export type PasswordResetSetNewBody = z.input<typeof passwordResetSetNewBodySchema>;
 
 /**
+ * request-new-invitation (issue 30): the parameters of the invitation's link as the link carries
+ * them. Only their length is checked here: whether they name a withdrawn or expired invitation is the
+ * server's business, and it answers the same either way.
+ */
+export const requestNewInvitationBodySchema = z.object({
+  invite_id: z.string().max(200),
+  registrationcode: z.string().max(200),
+  email: z.string().max(EMAIL_MAX_LENGTH),
+});
+export type RequestNewInvitationBody = z.input<typeof requestNewInvitationBodySchema>;
+
+/**
  * Each portal call's body (PORTAL_CALLS in portal-calls.ts, by the same names), which the server
  * parses; kept apart only because the browser must not load zod. A call without one fails the
  * typecheck.
@@ -82,6 +94,7 @@ export const PORTAL_CALL_BODIES = {
   'resend-account-activation-email': resendActivationBodySchema,
   'password-reset-initiate': passwordResetInitiateBodySchema,
   'password-reset-set-new': passwordResetSetNewBodySchema,
+  'request-new-invitation': requestNewInvitationBodySchema,
 } as const satisfies Record<PortalCallName, z.ZodType>;
 
 /** What the portal sends for a call. */

@@ -1,6 +1,7 @@
 // spec §7: the portal's calls to its own server, one entry each. Zod-free, so the browser can read
 // it: the body schemas, which only the server runs, are keyed by the same names in portal-api.ts.
 import {
+  NEW_INVITATION_REQUEST_ERROR_CODES,
   PASSWORD_RESET_INIT_ERROR_CODES,
   PASSWORD_RESET_SET_ERROR_CODES,
   PROVIDER_UNREACHABLE,
@@ -46,6 +47,9 @@ export const PORTAL_CALLS = {
   // spec §7: one answer for every e-mail; only a malformed address is refused.
   'resend-account-activation-email': { codes: RESEND_ACTIVATION_ERROR_CODES, readAnswer: nothingMore },
   'password-reset-initiate': { codes: PASSWORD_RESET_INIT_ERROR_CODES, readAnswer: nothingMore },
+  // ours (issue 30): the invitee of a withdrawn or expired invitation asks the property manager for
+  // a new one; one answer for every link, so that it tells nothing about any invitation.
+  'request-new-invitation': { codes: NEW_INVITATION_REQUEST_ERROR_CODES, readAnswer: nothingMore },
   // A success without redirect_uri still saved the password: the page then shows its own success.
   'password-reset-set-new': {
     codes: PASSWORD_RESET_SET_ERROR_CODES,

@@ -156,8 +156,38 @@ export const activationForm: PortalForm<'activate-user-account'> = {
   body: (value) => ({ email: value('email'), verificationid: value('verificationid') }),
 };
 
+/**
+ * The new-invitation form's hidden inputs: the link's parameters, under names of their own, since
+ * the registration form beside it on the page carries the same values as `invite_id`, `email` and
+ * `registrationcode`.
+ */
+export const INVITATION_LINK_FIELD = {
+  inviteId: 'invitation_id',
+  registrationCode: 'invitation_code',
+  email: 'invitation_email',
+} as const;
+
+/**
+ * issue 30: where the register page says an invitation was withdrawn or has expired, one button asks
+ * the property manager for a new one. Nothing is typed: its inputs are the link's parameters, hidden,
+ * and it shares its page with the registration form (FORM_NAME_FIELD tells the two apart).
+ */
+export const newInvitationRequestForm: PortalForm<'request-new-invitation'> = {
+  page: '/register',
+  call: 'request-new-invitation',
+  checks: {},
+  kept: [],
+  body: (value) => ({
+    invite_id: value(INVITATION_LINK_FIELD.inviteId),
+    registrationcode: value(INVITATION_LINK_FIELD.registrationCode),
+    email: value(INVITATION_LINK_FIELD.email),
+  }),
+};
+
+/** Every form; a page's first one is what a post without FORM_NAME_FIELD is taken for. */
 export const PORTAL_FORMS: readonly PortalForm[] = [
   registerForm,
+  newInvitationRequestForm,
   resendActivationForm,
   passwordResetInitForm,
   passwordSetForm,
@@ -180,6 +210,8 @@ export function checkForm(form: PortalForm, value: FormValue): [string, FieldCod
 export type FormOutcome =
   | {
       page: string;
+      /** Which of the page's forms it was (a page may have two: FORM_NAME_FIELD). */
+      call: PortalCallName;
       status: 'sent';
       values: Record<string, string>;
       /** The activation's answer (spec §7): the account was activated before. */
@@ -187,6 +219,7 @@ export type FormOutcome =
     }
   | {
       page: string;
+      call: PortalCallName;
       status: 'refused';
       values: Record<string, string>;
       fieldErrors: [string, FieldCode][];
@@ -197,3 +230,10 @@ export type FormOutcome =
 
 /** The form token's name in every form (the server checks it against its cookie). */
 export const FORM_TOKEN_FIELD = '_csrf';
+
+/**
+ * Which form of its page a post without JavaScript is: the form's call. Needed only where a page
+ * has more than one form (the register page's request for a new invitation); a post without it is
+ * the page's first form.
+ */
+export const FORM_NAME_FIELD = '_form';

@@ -4,6 +4,7 @@
 import {
   FIELD_CODES,
   FORM_EXPIRED,
+  NEW_INVITATION_REQUEST_ERROR_CODES,
   PASSWORD_RESET_INIT_ERROR_CODES,
   PASSWORD_RESET_SET_ERROR_CODES,
   PROVIDER_UNREACHABLE,
@@ -52,6 +53,17 @@ export function registerErrorKey(
   const temporary = temporaryFailureKey(code);
   if (temporary) return temporary;
   return `register.error.${isOneOf(REGISTER_MESSAGE_CODES, code) ? code : fallback}`;
+}
+
+export type NewInvitationRequestErrorKey =
+  | `register.newInvitation.error.${(typeof NEW_INVITATION_REQUEST_ERROR_CODES)[number] | 'default'}`
+  | TemporaryFailureKey;
+
+/** Asking for a new invitation (issue 30): `register.newInvitation.error.{code}`, else default. */
+export function newInvitationRequestErrorKey(code: string | null | undefined): NewInvitationRequestErrorKey {
+  const temporary = temporaryFailureKey(code);
+  if (temporary) return temporary;
+  return `register.newInvitation.error.${isOneOf(NEW_INVITATION_REQUEST_ERROR_CODES, code) ? code : 'default'}`;
 }
 
 export type VerificationErrorKey =

@@ -1,4 +1,4 @@
-import { FORM_TOKEN_FIELD } from '@concierge/contracts';
+import { FORM_NAME_FIELD, FORM_TOKEN_FIELD, type PortalCallName } from '@concierge/contracts';
 import { Stack } from '@mantine/core';
 import type { FormEvent, ReactNode } from 'react';
 import type { ErrorTextKey } from '../config/durations';
@@ -19,6 +19,11 @@ interface PageFormProps {
   };
   /** What goes with the refusal (a link to a way out). */
   afterError?: ReactNode;
+  /**
+   * The form's call, for a page with a second form (the register page's request for a new
+   * invitation): without the script the server tells the two apart by it.
+   */
+  call?: PortalCallName;
   children: ReactNode;
 }
 
@@ -27,12 +32,13 @@ interface PageFormProps {
  * with the page and the outcome, routes/portal-forms.ts), sent as JSON with it. The page's token
  * goes along so the server knows the post came from this page.
  */
-export function PageForm({ form, submit, afterError, children }: PageFormProps) {
+export function PageForm({ form, submit, afterError, call, children }: PageFormProps) {
   const token = useFormToken();
   const errorText = useErrorText();
   return (
     <form ref={form.formRef} method="post" onSubmit={submit.onSubmit} noValidate>
       <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />
+      {call && <input type="hidden" name={FORM_NAME_FIELD} value={call} />}
       <Stack gap="md">
         <ErrorSummary summary={form.summary} />
         {submit.error && (

@@ -1,4 +1,4 @@
-import type { FormOutcome } from '@concierge/contracts';
+import type { FormOutcome, PortalForm } from '@concierge/contracts';
 import { createContext, type ReactNode, useContext } from 'react';
 
 interface PostedForm {
@@ -14,10 +14,10 @@ export function PostedFormProvider({ value, children }: { value: PostedForm; chi
   return <PostedFormContext.Provider value={value}>{children}</PostedFormContext.Provider>;
 }
 
-/** The server's answer to the form of the page at `page`, if that was what was posted. */
-export function usePostedForm(page: string): FormOutcome | undefined {
+/** The server's answer to this form, if it was what was posted (a page may have two forms). */
+export function usePostedForm(form: Pick<PortalForm, 'page' | 'call'>): FormOutcome | undefined {
   const { outcome } = useContext(PostedFormContext);
-  return outcome?.page === page ? outcome : undefined;
+  return outcome?.page === form.page && outcome.call === form.call ? outcome : undefined;
 }
 
 export function useFormToken(): string {

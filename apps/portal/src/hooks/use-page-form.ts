@@ -28,7 +28,7 @@ export function usePageForm<N extends PortalCallName, K extends string>(
     initialError = null,
   }: PageFormOptions<N, K>,
 ) {
-  const posted = usePostedForm(definition.page);
+  const posted = usePostedForm(definition);
   const refused = posted?.status === 'refused' ? posted : undefined;
   const form = usePortalForm({
     checks: keyedChecks(definition),

@@ -8,6 +8,7 @@ export interface MessagePlaceholders {
   'register.passwordRules': 'specials';
   'register.success.text': 'email' | 'activationLinkLifetime';
   'register.error.too_many_requests': 'wait';
+  'register.newInvitation.error.too_many_requests': 'wait';
   'verification.error.too_many_requests': 'wait';
   'password_reset.init.success': 'resetLinkLifetime';
   'password_reset.init.error.too_many_requests': 'wait';

@@ -7,6 +7,7 @@ import { Root } from '../app/Root';
 import { matchPageRoute, pathnameOf } from '../app/routes';
 import type { RequestSeed } from '../app/sign-in-request/RequestContext';
 import { locales } from '../i18n/resources';
+import type { PageState } from '../page-state';
 import { testConfig, testTenant } from './fixtures';
 import { clientInfoAnswer } from './stub-fetch';
 
@@ -22,7 +23,7 @@ function LocationProbe({ onLocation }: { onLocation: (url: string) => void }) {
  * What the server renders a page with by default: a page that needs a sign-in request gets the
  * address's request id, as checked, or a fresh one (ssr/page-state.ts).
  */
-function serverSeed(url: string): RequestSeed {
+export function serverSeed(url: string): RequestSeed {
   // The server answers `/` with /login (spec §2).
   const path = pathnameOf(url) === '/' ? '/login' : pathnameOf(url);
   if (!matchPageRoute(path).needsSignInRequest) return {};
@@ -32,13 +33,14 @@ function serverSeed(url: string): RequestSeed {
 
 /**
  * Renders the whole app at a URL, in a language, the way the server and the browser do; `seed` is
- * what the server rendered it with (by default, a page that needs one gets its sign-in request).
+ * what the server rendered it with (by default, a page that needs one gets its sign-in request),
+ * with `form` what it said of a form posted to the page or of the address on arrival.
  */
 export async function renderPage(
   url: string,
   language: Language = 'en',
   tenant = testTenant,
-  seed: RequestSeed = serverSeed(url),
+  seed: RequestSeed & Pick<PageState, 'form'> = serverSeed(url),
 ) {
   await matchPageRoute(pathnameOf(url)).page.preload();
   let current = url;

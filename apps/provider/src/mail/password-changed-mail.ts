@@ -4,6 +4,8 @@ import {
   mailParagraph,
   renderMailDocument,
   SMALL_PRINT_STYLE,
+  writtenDate,
+  writtenTime,
 } from '@concierge/contracts';
 import { DEFAULT_BRAND_COLOR } from './brand-color';
 import type { MailMessage } from './mail-message';
@@ -17,38 +19,6 @@ export interface PasswordChangedMailInput {
   /** #rrggbb, validated in config.ts; the default dark blue otherwise. */
   brandColor?: string;
   changedAt: Date;
-}
-
-/** Where the tenants live: the time is told as the clocks there show it. */
-const TIME_ZONE = 'Europe/Zurich';
-
-/** Each language's own way of writing a date and a time; English as in Britain, as its texts are. */
-const LOCALES: Record<Language, string> = { de: 'de-CH', fr: 'fr-CH', it: 'it-CH', en: 'en-GB' };
-
-/** French and Italian write the first of the month as an ordinal: 1er juillet, 1° luglio. */
-const FIRST_OF_MONTH: Record<Language, string> = { de: '1', fr: '1er', it: '1°', en: '1' };
-
-/** The day as a letter writes it: 25. November 2026, 25 novembre 2026, 25 November 2026. */
-function writtenDate(date: Date, language: Language): string {
-  return new Intl.DateTimeFormat(LOCALES[language], {
-    timeZone: TIME_ZONE,
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-  })
-    .formatToParts(date)
-    .map(({ type, value }) => (type === 'day' && value === '1' ? FIRST_OF_MONTH[language] : value))
-    .join('');
-}
-
-/** The time on a 24-hour clock, as in every language here: 14:30. */
-function writtenTime(date: Date, language: Language): string {
-  return new Intl.DateTimeFormat(LOCALES[language], {
-    timeZone: TIME_ZONE,
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(date);
 }
 
 /**

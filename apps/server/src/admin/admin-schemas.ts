@@ -58,6 +58,8 @@ export const listInvitationsQuerySchema = z.object({ tenant: tenant.optional(), 
 
 export const invitationParamsSchema = z.object({ id: uuid });
 
+export const listInvitationRequestsQuerySchema = z.object({ tenant: tenant.optional(), limit, offset });
+
 /** One unit's letter: the unit (flat), whom it names and its language. */
 export const batchUnitSchema = z.strictObject({
   unit: z.string().trim().min(1).max(UNIT_MAX_LENGTH),
@@ -205,7 +207,7 @@ export interface AdminBatchRevocation extends AdminBatchDetail {
 /** One tenant's figures (GET /figures): its codes, its open invitations and its accounts locked now. */
 export interface TenantFigures extends CodeFigures {
   tenant: string;
-  /** Neither withdrawn nor registered with yet. */
+  /** Neither withdrawn, expired nor registered with yet. */
   invitationsOpen: number;
 }
 
@@ -217,9 +219,31 @@ export interface AdminInvitation {
   codeStatus: RegistrationCodeStatus;
   language: string;
   createdAt: string;
+  /** From then on it registers no one (its code's expiry); null for one made before invitations expired. */
+  expiresAt: string | null;
+  /** Withdrawn by an operator, or replaced by a newer invitation for the same e-mail. */
   revokedAt: string | null;
   /** The link the invitation e-mail carries (code, e-mail and invite id filled in). */
   registerUrl: string;
+}
+
+/** What re-sending an invitation did (POST /invitations/:id/resend). */
+export interface AdminInvitationResend {
+  /** The new invitation: a new id, code and expiry, mailed to the same e-mail in the same language. */
+  invitation: AdminInvitation;
+  /** The one re-sent, withdrawn now. */
+  previous: AdminInvitation;
+}
+
+/** An invitee's request for a new invitation, not yet answered by one (GET /invitation-requests). */
+export interface AdminInvitationRequest {
+  id: string;
+  tenant: string;
+  /** The invitation's e-mail. */
+  email: string;
+  /** The withdrawn or expired invitation it was asked from: `invitations resend` takes it. */
+  invitationId: string;
+  createdAt: string;
 }
 
 export interface AdminList<T> {

@@ -11,6 +11,7 @@ import {
   uniqueEmail,
 } from '../test-support/account-fixtures';
 import { startAtAFullHour } from '../test-support/clock';
+import { qrCodeOf, readPdf, textOf } from '../test-support/pdf-reader';
 import { seedAccountProtection } from '../test-support/protection-fixtures';
 import { providerUserOf } from '../test-support/provider-users';
 import { startTestServer } from '../test-support/test-server';
@@ -392,6 +393,28 @@ describe('a batch of codes for the units of a building', () => {
     expect(rows).toContainEqual(expect.arrayContaining(['-1', "'+41 44 123 45 67"]));
     expect(rows).toContainEqual(expect.arrayContaining(['App. 2, côté lac', 'Müller-Weber, "Anni"']));
     expect((await admin('GET', `/batches/${randomUUID()}/export`)).statusCode).toBe(404);
+  });
+
+  it('prints the letters of the unused codes as a PDF, a page each, and none once no code is unused', async () => {
+    const { batch, codes } = await createBatch('demo', ['3', '1', '2']);
+    const [three, one, two] = codes as [AdminBatchCode, AdminBatchCode, AdminBatchCode];
+    await register(server.app, { email: uniqueEmail('lettered'), code: two.code });
+
+    const response = await admin('GET', `/batches/${batch.id}/letters`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/pdf');
+    expect(response.headers['cache-control']).toBe('no-store');
+    const pdf = await readPdf(response.rawPayload);
+    // In the order of the units, the registered one left out.
+    expect(pdf.numPages).toBe(2);
+    expect(await textOf(pdf, 1)).toContain(one.code);
+    expect(await qrCodeOf(pdf, 2)).toBe(three.registerUrl);
+
+    await admin('POST', `/batches/${batch.id}/revoke`);
+    expect((await admin('GET', `/batches/${batch.id}/letters`)).json()).toMatchObject({
+      status: 409,
+      error: { code: 'no_unused_codes' },
+    });
   });
 
   it('counts against the hourly quota of codes, with codes made by count, and makes nothing beyond it', async () => {

@@ -5,16 +5,18 @@ import { countFigures, toFigures } from './code-states';
 
 /**
  * Per tenant: its codes by state (every code, from a batch or not; admin/code-states.ts says how
- * activated and locked are known), its invitations still open, and — as `locked` — its accounts
- * locked now: an e-mail holds at most one registered code (the claimed-e-mail index), so each
- * locked account of the tenant is counted once. Two statements for any number of tenants.
+ * activated and locked are known), its invitations still open (neither withdrawn, expired nor
+ * registered with), and — as `locked` — its accounts locked now: an e-mail holds at most one
+ * registered code (the claimed-e-mail index), so each locked account of the tenant is counted once.
+ * Two statements for any number of tenants.
  */
 export async function tenantFigures(
   db: Kysely<ServerTables>,
   tenants: readonly string[],
 ): Promise<TenantFigures[]> {
   if (tenants.length === 0) return [];
-  const figures = await countFigures(db, 'tenant', tenants, new Date());
+  const now = new Date();
+  const figures = await countFigures(db, 'tenant', tenants, now);
   const invitations = await db
     .selectFrom('invitations')
     .innerJoin('registration_codes', 'registration_codes.code', 'invitations.code')
@@ -22,6 +24,10 @@ export async function tenantFigures(
     .where('invitations.tenant', 'in', tenants)
     .where('invitations.revoked_at', 'is', null)
     .where('registration_codes.status', '=', 'unused')
+    // An invitation past its date is no longer open (issue 30: it expires with its code).
+    .where((eb) =>
+      eb.or([eb('registration_codes.expires_at', 'is', null), eb('registration_codes.expires_at', '>', now)]),
+    )
     .groupBy('invitations.tenant')
     .execute();
   const open = new Map(invitations.map((row) => [row.tenant, Number(row.open)]));

@@ -41,8 +41,17 @@ export class AdminClient {
 
   /** A download (a batch's CSV): the answer's text as it is. */
   async text(path: string): Promise<string> {
-    const response = await this.#send('GET', path, 'text/csv, application/json');
-    if (response.ok) return response.text();
+    return (await this.#download(path, 'text/csv')).text();
+  }
+
+  /** A download of a file that is no text (a batch's letters as PDF): its bytes. */
+  async bytes(path: string, type: string): Promise<Buffer> {
+    return Buffer.from(await (await this.#download(path, type)).arrayBuffer());
+  }
+
+  async #download(path: string, type: string): Promise<Response> {
+    const response = await this.#send('GET', path, `${type}, application/json`);
+    if (response.ok) return response;
     throw this.#refusal(response, await readEnvelope(response));
   }
 

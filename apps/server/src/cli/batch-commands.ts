@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import type {
   AdminBatch,
   AdminBatchDetail,
@@ -106,6 +107,23 @@ export async function exportBatch(
   const csv = await client.text(`/batches/${encodeURIComponent(options.id)}/export`);
   await writeCsv(output, csv, options.csvFile, `Exported batch ${options.id}`);
   if (options.csvFile) output.info(`Exported batch ${options.id} to ${options.csvFile}.`);
+}
+
+/**
+ * The letters of the batch's unused codes as one PDF, a page per unit, into a new file: printed as
+ * they are and posted. Letters for codes used, revoked or expired are not in it.
+ */
+export async function printLetters(
+  client: AdminClient,
+  output: CliOutput,
+  options: { id: string; pdfFile: string },
+): Promise<void> {
+  await ensureNewFile(options.pdfFile);
+  const pdf = await client.bytes(`/batches/${encodeURIComponent(options.id)}/letters`, 'application/pdf');
+  await writeFile(options.pdfFile, pdf, { flag: 'wx' });
+  output.info(
+    `Wrote the letters of batch ${options.id} to ${options.pdfFile} (${Math.ceil(pdf.length / 1024)} KiB).`,
+  );
 }
 
 /** Several codes at once, all or none (one code: `codes revoke CODE`, commands.ts). */

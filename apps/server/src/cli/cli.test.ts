@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNodeApps } from '../../../../scripts/build-node-apps.mjs';
 import { parseCsv } from '../admin/csv';
-import { register, uniqueEmail } from '../test-support/account-fixtures';
+import { postPortalCall, register, uniqueEmail } from '../test-support/account-fixtures';
 import { seedAccountProtection } from '../test-support/protection-fixtures';
 import { providerUserOf, userAtProvider } from '../test-support/provider-users';
 import { startTestServer } from '../test-support/test-server';
@@ -230,6 +230,14 @@ describe('the admin CLI', () => {
       '2 codes: 1 unused, 0 pending, 1 used (0 activated, 0 locked), 0 revoked, 0 expired.',
     );
 
+    // The letter still to post, as a PDF into a new file; an existing file is never overwritten.
+    const pdfFile = join(folder, 'letters.pdf');
+    const printed = await cli(['batches', 'letters', id!, '--pdf', pdfFile]);
+    expect(printed.code).toBe(0);
+    expect(printed.stderr).toContain(`Wrote the letters of batch ${id} to ${pdfFile}`);
+    expect(readFileSync(pdfFile).subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await cli(['batches', 'letters', id!, '--pdf', pdfFile])).code).toBe(2);
+
     // Several codes at once: all or none.
     const selection = await cli(['codes', 'revoke', unused, registered]);
     expect(selection.code).toBe(1);
@@ -265,7 +273,7 @@ describe('the admin CLI', () => {
     ]);
   });
 
-  it('creates, lists and withdraws invitations', async () => {
+  it('creates, lists, withdraws and sends invitations again, and lists the requests for new ones', async () => {
     const created = await cli([
       'invitations',
       'create',
@@ -296,6 +304,30 @@ describe('the admin CLI', () => {
     const revoked = await cli(['invitations', 'revoke', id]);
     expect(revoked.code).toBe(0);
     expect(revoked.stderr).toContain('is withdrawn');
+
+    // Issue 30: the invitee asks for a new one from the withdrawn invitation's page …
+    const { code } = await server.db
+      .selectFrom('invitations')
+      .select('code')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    await postPortalCall(server.app, 'request-new-invitation', {
+      invite_id: id,
+      registrationcode: code,
+      email: 'cli.invitee@example.ch',
+    });
+    const asked = await cli(['invitations', 'requests', '--tenant', 'demo']);
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toMatch(new RegExp(`demo\\s+cli\\.invitee@example\\.ch\\s+${id}`));
+    // … and the office sends it again, which answers the request.
+    const resent = await cli(['invitations', 'resend', id]);
+    expect(resent.code).toBe(0);
+    const newId = resent.stdout.trim();
+    expect(newId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(newId).not.toBe(id);
+    expect(resent.stderr).toContain(`invitation ${id} is withdrawn`);
+    expect((await cli(['invitations', 'requests', '--tenant', 'demo'])).stdout).not.toContain(id);
+    expect((await cli(['invitations', 'resend'])).code).toBe(2);
   });
 
   it('unlocks an account the office names by its e-mail', async () => {

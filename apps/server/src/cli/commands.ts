@@ -1,9 +1,4 @@
-import type {
-  AdminAuditPage,
-  AdminCode,
-  AdminInvitation,
-  AdminUnlockedAccount,
-} from '../admin/admin-schemas';
+import type { AdminAuditPage, AdminCode, AdminUnlockedAccount } from '../admin/admin-schemas';
 import { toCsv } from '../admin/csv';
 import type { AdminClient } from './admin-client';
 import { type CliOutput, ensureNewFile, query, table, writeCsv } from './command-parts';
@@ -55,54 +50,6 @@ export async function listCodes(
 export async function revokeCode(client: AdminClient, output: CliOutput, code: string): Promise<void> {
   const revoked = await client.call<{ code: AdminCode }>('POST', `/codes/${encodeURIComponent(code)}/revoke`);
   output.info(`Code ${revoked.code.code} is ${revoked.code.status}.`);
-}
-
-export async function createInvitation(
-  client: AdminClient,
-  output: CliOutput,
-  options: { tenant: string; email: string; language?: string },
-): Promise<void> {
-  const { invitation } = await client.call<{ invitation: AdminInvitation }>('POST', '/invitations', options);
-  output.out(`${invitation.id}\n`);
-  output.info(
-    `Invited ${invitation.email} to ${invitation.tenant} (code ${invitation.code}); the e-mail is on its way.`,
-  );
-}
-
-export async function listInvitations(
-  client: AdminClient,
-  output: CliOutput,
-  options: ListOptions,
-): Promise<void> {
-  const { invitations, total } = await client.call<{ invitations: AdminInvitation[]; total: number }>(
-    'GET',
-    `/invitations${query({ tenant: options.tenant, limit: options.limit, offset: options.offset })}`,
-  );
-  output.out(
-    table(
-      ['ID', 'TENANT', 'E-MAIL', 'CODE', 'CODE STATUS', 'CREATED', 'REVOKED'],
-      invitations.map((invitation) => [
-        invitation.id,
-        invitation.tenant,
-        invitation.email,
-        invitation.code,
-        invitation.codeStatus,
-        invitation.createdAt,
-        invitation.revokedAt ?? '',
-      ]),
-    ),
-  );
-  output.info(`${invitations.length} of ${total} invitations.`);
-}
-
-export async function revokeInvitation(client: AdminClient, output: CliOutput, id: string): Promise<void> {
-  const { invitation } = await client.call<{ invitation: AdminInvitation }>(
-    'POST',
-    `/invitations/${encodeURIComponent(id)}/revoke`,
-  );
-  output.info(
-    `Invitation ${invitation.id} for ${invitation.email} is withdrawn (code ${invitation.codeStatus}).`,
-  );
 }
 
 export async function unlockAccount(

@@ -8,6 +8,7 @@ import { checkTenants } from './check-tenants';
 import { CliError, usageError } from './cli-error';
 import type { CliOutput } from './command-parts';
 import * as commands from './commands';
+import * as invitations from './invitation-commands';
 import { USAGE } from './usage';
 
 const OPTIONS = {
@@ -23,6 +24,7 @@ const OPTIONS = {
   building: { type: 'string' },
   units: { type: 'string' },
   expires: { type: 'string' },
+  pdf: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -94,13 +96,19 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, output: Cli
           csvFile: values.csv === undefined ? undefined : path(values.csv),
         });
         break;
+      case 'batches letters':
+        await batches.printLetters(client(), output, {
+          id: single(rest, 'ID'),
+          pdfFile: path(required(values.pdf, '--pdf')),
+        });
+        break;
       case 'figures':
         noMore(rest);
         await batches.showFigures(client(), output, { tenant: values.tenant });
         break;
       case 'invitations create':
         noMore(rest);
-        await commands.createInvitation(client(), output, {
+        await invitations.createInvitation(client(), output, {
           tenant: required(values.tenant, '--tenant'),
           email: required(values.email, '--email'),
           ...(values.language ? { language: values.language } : {}),
@@ -108,10 +116,17 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, output: Cli
         break;
       case 'invitations list':
         noMore(rest);
-        await commands.listInvitations(client(), output, list);
+        await invitations.listInvitations(client(), output, list);
         break;
       case 'invitations revoke':
-        await commands.revokeInvitation(client(), output, single(rest, 'ID'));
+        await invitations.revokeInvitation(client(), output, single(rest, 'ID'));
+        break;
+      case 'invitations resend':
+        await invitations.resendInvitation(client(), output, single(rest, 'ID'));
+        break;
+      case 'invitations requests':
+        noMore(rest);
+        await invitations.listInvitationRequests(client(), output, list);
         break;
       case 'audit list':
         noMore(rest);

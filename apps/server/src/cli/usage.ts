@@ -30,14 +30,27 @@ Commands:
   batches export ID [--csv FILE]
       Writes the batch as CSV (unit,name,language,code,register_url,state,email) to FILE, or to
       standard output.
+  batches letters ID --pdf FILE
+      Writes the letters of the batch's unused codes to FILE as one PDF, an A4 page per unit in its
+      language and the tenant's brand: the code, the register link and its QR code, the expiry and
+      the office's contact. Codes used, revoked or expired get no letter.
   figures [--tenant T]
       Per tenant: codes issued and how many are unused, pending, used, activated, locked (accounts
       locked now), revoked and expired, and the invitations still open.
   invitations create --tenant T --email E [--language de|fr|it|en]
-      Creates a code bound to E and e-mails the invitation (language default de).
+      Creates a code bound to E and e-mails the invitation (language default de). It is valid for
+      INVITATION_VALIDITY_DAYS (the e-mail names the last day). An older invitation of T for E that
+      nobody has registered with is withdrawn: a person holds one open invitation.
   invitations list [--tenant T] [--limit N] [--offset N]
   invitations revoke ID
       Withdraws an invitation and its code, unless somebody has registered with it.
+  invitations resend ID
+      Sends the invitation again as a new one (new id, code and expiry; same tenant, e-mail and
+      language) and withdraws the old one; prints the new id. Refused once somebody has registered
+      with it. Answers the invitee's request for a new invitation.
+  invitations requests [--tenant T] [--limit N] [--offset N]
+      Lists the invitees' requests for a new invitation (asked from the page of a withdrawn or
+      expired one) that no new invitation has answered yet, oldest first.
   accounts unlock --email E
       Unlocks the account of E as a password reset would, without a new password: its failed
       sign-ins no longer count, and Concierge's lock and the provider's block are lifted. A block

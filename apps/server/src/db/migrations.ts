@@ -348,4 +348,35 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('account_protection').addColumn('seen_active_at', 'timestamptz').execute();
     },
   },
+  '0700_invitations_lifecycle': {
+    async up(db) {
+      // Issue 30: the invitee of a withdrawn or expired invitation asks for a new one from its link
+      // (registration/new-invitation-request.ts): at most one request per invitation, so a repeat
+      // changes nothing. The office lists a tenant's open ones. An invitation expires with its code
+      // (registration_codes.expires_at, checked in the claim), so it needs no column of its own.
+      await db.schema
+        .createTable('invitation_requests')
+        .addColumn('id', 'uuid', (column) => column.primaryKey())
+        .addColumn('tenant', 'text', (column) => column.notNull())
+        .addColumn('email', 'text', (column) => column.notNull())
+        .addColumn('invitation_id', 'uuid', (column) =>
+          column.notNull().unique().references('invitations.id'),
+        )
+        .addColumn('created_at', 'timestamptz', (column) => column.notNull())
+        .addColumn('handled_at', 'timestamptz')
+        .execute();
+      await db.schema
+        .createIndex('invitation_requests_open')
+        .on('invitation_requests')
+        .columns(['tenant', 'created_at'])
+        .where(sql<boolean>`handled_at is null`)
+        .execute();
+      // A person's invitations of a tenant: a new one voids the open one (admin/invitations-admin.ts).
+      await db.schema
+        .createIndex('invitations_tenant_email')
+        .on('invitations')
+        .columns(['tenant', 'email'])
+        .execute();
+    },
+  },
 };

@@ -68,7 +68,10 @@ export interface RegistrationCodesTable {
   expires_at: AddedColumn<Date>;
 }
 
-/** An invitation binds one code to one e-mail. */
+/**
+ * An invitation binds one code to one e-mail. It expires with its code (registration_codes'
+ * expires_at); a tenant holds at most one open invitation per e-mail (admin/invitations-admin.ts).
+ */
 export interface InvitationsTable {
   id: string;
   tenant: string;
@@ -77,7 +80,23 @@ export interface InvitationsTable {
   code: string;
   language: string;
   created_at: Date;
+  /** Withdrawn by an operator, or voided by a newer invitation for the same e-mail. */
   revoked_at: Date | null;
+}
+
+/**
+ * An invitee's request for a new invitation, made from the link of one that was withdrawn or has
+ * expired (registration/new-invitation-request.ts): at most one per invitation.
+ */
+export interface InvitationRequestsTable {
+  id: string;
+  tenant: string;
+  /** The invitation's e-mail (normalised), never what the request was sent with. */
+  email: string;
+  invitation_id: string;
+  created_at: Date;
+  /** When a new invitation went to this e-mail of the tenant (a re-send, or a new one). */
+  handled_at: Date | null;
 }
 
 /** An activation link; resending voids the older ones. */
@@ -165,6 +184,7 @@ export type AdminAuditAction =
   | 'code.revoke'
   | 'invitation.create'
   | 'invitation.revoke'
+  | 'invitation.resend'
   | 'account.unlock'
   | 'batch.create'
   | 'batch.revoke'
@@ -200,6 +220,7 @@ export interface ServerTables {
   code_batches: CodeBatchesTable;
   registration_codes: RegistrationCodesTable;
   invitations: InvitationsTable;
+  invitation_requests: InvitationRequestsTable;
   activations: ActivationsTable;
   mail_outbox: MailOutboxTable;
   processed_webhook_events: ProcessedWebhookEventsTable;

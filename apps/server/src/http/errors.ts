@@ -16,6 +16,8 @@ export type AdminErrorCode =
   | 'code_not_found'
   | 'code_not_revocable'
   | 'batch_not_found'
+  | 'no_unused_codes'
+  | 'logo_not_printable'
   | 'invitation_not_found'
   | 'invitation_already_used'
   | 'email_already_registered_db'

@@ -54,6 +54,13 @@ export const RATE_LIMITS = {
     address: { limit: 20, windowSeconds: QUARTER_HOUR },
     email: { limit: 5, windowSeconds: QUARTER_HOUR },
   },
+  // A person asks once per invitation (a repeat changes nothing); more is somebody trying links or
+  // filling the office's inbox (registration/new-invitation-request.ts).
+  newInvitationRequest: {
+    key: 'new-invitation-request',
+    address: { limit: 20, windowSeconds: QUARTER_HOUR },
+    email: { limit: 5, windowSeconds: HOUR },
+  },
   // Each attempt is a password hash at the provider.
   resetSetNew: { key: 'reset-set-new', address: { limit: 20, windowSeconds: QUARTER_HOUR } },
 } as const satisfies Record<string, ActionLimits>;

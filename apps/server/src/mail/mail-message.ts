@@ -5,7 +5,7 @@ import { MAIL_TEXTS } from './mail-texts';
 /** One e-mail as the outbox stores it and the transport sends it. */
 export interface MailMessage {
   /** What it is, for logs and look-ups; never personal data. */
-  kind: 'activation' | 'invitation' | 'already-active';
+  kind: 'activation' | 'invitation' | 'already-active' | 'invitation-request';
   to: string;
   subject: string;
   html: string;

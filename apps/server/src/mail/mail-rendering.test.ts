@@ -79,12 +79,31 @@ describe('the invitation e-mail', () => {
   it('carries the code and the register link', () => {
     const link =
       'https://login.example.ch/register?registrationcode=c0de&email=a%40x.ch&invite_id=i&subdomain=demo';
-    const mail = renderInvitationMail({ to: 'a@x.ch', language: 'de', brand, code: 'c0de', link });
+    const mail = renderInvitationMail({
+      to: 'a@x.ch',
+      language: 'de',
+      brand,
+      code: 'c0de',
+      link,
+      lastValidDay: new Date('2026-12-25T22:59:59.999Z'),
+    });
     expect(mail.kind).toBe('invitation');
     expect(mail.subject).toBe('Einladung zum Mieterportal Gérance <du> Léman & Co');
     expect(mail.text).toContain('Ihr Registrierungscode: c0de');
     expect(mail.text).toContain(link);
     expect(mail.html).toContain('Jetzt registrieren');
+  });
+
+  it('names its last valid day as each language writes a date, on the clocks of Zurich', () => {
+    // The first moment of 1 July in Zurich, still 30 June in UTC.
+    const lastValidDay = new Date('2026-06-30T22:00:00Z');
+    const expiry = (language: 'de' | 'fr' | 'it' | 'en') =>
+      renderInvitationMail({ to: 'a@x.ch', language, brand, code: 'c', link: 'https://x.ch', lastValidDay })
+        .text;
+    expect(expiry('de')).toContain('Die Einladung ist bis und mit 1. Juli 2026 gültig.');
+    expect(expiry('fr')).toContain('L’invitation est valable jusqu’au 1er juillet 2026 inclus.');
+    expect(expiry('it')).toContain('L’invito è valido fino al giorno 1° luglio 2026 incluso.');
+    expect(expiry('en')).toContain('The invitation is valid up to and including 1 July 2026.');
   });
 });
 

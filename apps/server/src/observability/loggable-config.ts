@@ -33,6 +33,7 @@ const LOGGED: { [Key in keyof ServerConfig]-?: (value: ServerConfig[Key]) => unk
   signInRequestsPerAddressPerMinute: same,
   rateLimits: same,
   adminQuotas: same,
+  invitationValidityDays: same,
   sentMailRetentionDays: same,
   auditRetentionDays: same,
   buildCommit: same,

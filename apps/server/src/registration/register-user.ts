@@ -71,8 +71,13 @@ export async function registerUser(
   const code = await findRegistrationCode(db, input.code);
   // Another tenant's code reads as unknown: a tenant learns nothing about other tenants' codes.
   if (!code || code.tenant !== input.tenant) throw codeRefusal(undefined);
-  await checkInvitation(db, { code: input.code, email: input.email, inviteId: input.inviteId });
   const checkedAt = new Date();
+  await checkInvitation(db, {
+    code: input.code,
+    email: input.email,
+    inviteId: input.inviteId,
+    at: checkedAt,
+  });
   if (code.status === 'revoked' || isExpiredCode(code, checkedAt)) throw codeRefusal(code, checkedAt);
   const held = await findCodeHeldByEmail(db, input.email);
   // The same form sent again while its registration is being settled: the same answer as before.

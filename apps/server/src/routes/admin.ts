@@ -16,6 +16,7 @@ import {
   listAuditQuerySchema,
   listBatchesQuerySchema,
   listCodesQuerySchema,
+  listInvitationRequestsQuerySchema,
   listInvitationsQuerySchema,
   revokeCodesBodySchema,
   unlockAccountBodySchema,
@@ -31,7 +32,10 @@ import {
   toAdminCode,
 } from '../admin/codes-admin';
 import { tenantFigures } from '../admin/figures-admin';
+import { listOpenInvitationRequests } from '../admin/invitation-requests-admin';
+import { resendInvitation } from '../admin/invitation-resend';
 import { createInvitation, listInvitations, revokeInvitation } from '../admin/invitations-admin';
+import { batchLetters } from '../admin/letters/batch-letters';
 import type { ServerConfig } from '../config';
 import type { ServerTables } from '../db/schema';
 import { AppError, providerUnreachable } from '../http/errors';
@@ -46,7 +50,7 @@ interface AdminOptions {
   db: Kysely<ServerTables>;
   provider: ProviderClient;
   registry: TenantRegistry;
-  config: Pick<ServerConfig, 'portalUrl' | 'adminQuotas'>;
+  config: Pick<ServerConfig, 'portalUrl' | 'adminQuotas' | 'invitationValidityDays'>;
   /** The accepted tokens: ADMIN_API_TOKEN's values, two while it is rotated. */
   tokens: readonly string[];
   metrics: Pick<ServerMetrics, 'authRefusals'>;
@@ -54,8 +58,9 @@ interface AdminOptions {
 
 /**
  * The operators' admin API: registration codes (alone, or a building's batch with a code per unit),
- * invitations, unlocking accounts, per-tenant figures and the audit log of those changes. Register
- * it with `prefix: ADMIN_API_PREFIX`; every route needs the bearer token.
+ * invitations (made, listed, withdrawn, sent again) and the invitees' requests for new ones,
+ * unlocking accounts, per-tenant figures and the audit log of those changes. Register it with
+ * `prefix: ADMIN_API_PREFIX`; every route needs the bearer token.
  * Every change writes its audit row in its own transaction (admin/audit-log.ts). Answers use the same
  * envelope as the portal's calls.
  */
@@ -142,6 +147,17 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
       .send(batchCsv(codes));
   });
 
+  // The letters to post: a PDF page per unused code, in its unit's language and the tenant's brand.
+  app.get('/batches/:id/letters', async (request, reply) => {
+    const { id } = parseInput(batchParamsSchema, request.params);
+    const pdf = await batchLetters({ db, config, registry }, id);
+    return reply
+      .header('content-type', 'application/pdf')
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="letters-${id}.pdf"`)
+      .send(pdf);
+  });
+
   // Every tenant of the registry, or the one asked for.
   app.get('/figures', async (request) => {
     const query = parseInput(figuresQuerySchema, request.query);
@@ -168,6 +184,20 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
   app.post('/invitations/:id/revoke', async (request) => {
     const { id } = parseInput(invitationParamsSchema, request.params);
     return ok({ invitation: await revokeInvitation({ db, config }, id, actorOf(request)) });
+  });
+
+  // A new invitation in place of this one (issue 30); it takes the quota inside its transaction.
+  app.post('/invitations/:id/resend', async (request, reply) => {
+    const { id } = parseInput(invitationParamsSchema, request.params);
+    const resent = await resendInvitation({ db, registry, config }, id, actorOf(request));
+    return reply.status(201).send(ok(resent, 201));
+  });
+
+  // The invitees' requests for a new invitation that no new one has answered yet, oldest first.
+  app.get('/invitation-requests', async (request) => {
+    const query = parseInput(listInvitationRequestsQuerySchema, request.query);
+    const list = await listOpenInvitationRequests(db, query);
+    return ok({ requests: list.items, total: list.total });
   });
 
   // The changes made through this API, newest first (docs/operations.md, "Audit log of the admin API").

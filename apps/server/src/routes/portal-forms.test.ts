@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   activationParams,
@@ -196,6 +197,54 @@ describe('forms without JavaScript', () => {
       expect(response.statusCode, payload.slice(0, 80)).toBeLessThan(500);
     }
     expect((await codeRow(server.db, code))?.used_at ?? null).toBeNull();
+  });
+
+  it('asks for a new invitation from the page of a withdrawn one: page, its button’s post, the confirmation', async () => {
+    // An invitation the property manager has withdrawn, as its link carries it.
+    const email = uniqueEmail('invitee');
+    const code = await insertCode(server.db, 'demo', 'revoked');
+    const inviteId = randomUUID();
+    await server.db
+      .insertInto('invitations')
+      .values({
+        id: inviteId,
+        tenant: 'demo',
+        email,
+        code,
+        language: 'de',
+        created_at: new Date(),
+        revoked_at: new Date(),
+      })
+      .execute();
+    const link = `/register?registrationcode=${code}&email=${encodeURIComponent(email)}&invite_id=${inviteId}&subdomain=demo`;
+    const { visitor, html } = await open(link);
+    // The button's form, not the registration's: its name tells the server which of the two it is.
+    const form =
+      /<form[^>]*>(?:(?!<\/form>)[\s\S])*name="_form" value="request-new-invitation"[\s\S]*?<\/form>/.exec(
+        html,
+      )?.[0];
+    expect(form, 'the page offers the request as a form of its own').toBeTruthy();
+    const fields = Object.fromEntries(
+      [...form!.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((match) => [
+        match[1]!,
+        match[2]!,
+      ]),
+    );
+    // The link's parameters, under names apart from the registration form's beside it.
+    expect(fields).toMatchObject({ invitation_id: inviteId, invitation_code: code, invitation_email: email });
+    const { _csrf: _, ...posted } = fields;
+    const response = await post(link, posted, visitor);
+    expect(response.statusCode).toBe(200);
+    // What the page shows, without the texts it carries for the browser.
+    const shown = response.body.slice(0, response.body.indexOf('id="concierge-state"'));
+    expect(shown).toMatch(/role="status"[^>]*>.*Ihre Verwaltung wurde benachrichtigt/s);
+    expect(shown).not.toContain('Neue Einladung anfordern');
+    const recorded = await server.db
+      .selectFrom('invitation_requests')
+      .select(['tenant', 'email'])
+      .where('invitation_id', '=', inviteId)
+      .execute();
+    expect(recorded).toEqual([{ tenant: 'demo', email }]);
   });
 
   it('answers resend and reset the same for every address, without JavaScript', async () => {

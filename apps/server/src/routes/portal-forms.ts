@@ -2,6 +2,7 @@ import {
   activationForm,
   checkForm,
   FORM_EXPIRED,
+  FORM_NAME_FIELD,
   type FormOutcome,
   PORTAL_FORMS,
   type PortalForm,
@@ -33,9 +34,9 @@ export async function portalFormRoutes(
 ) {
   // Form bodies are read here only; the rest of the server takes JSON alone.
   await app.register(fastifyFormbody, { bodyLimit: FORM_BODY_LIMIT });
-  for (const form of PORTAL_FORMS) {
+  for (const [page, forms] of formsByPage()) {
     app.post(
-      form.page,
+      page,
       {
         bodyLimit: FORM_BODY_LIMIT,
         preHandler: app.csrfProtection,
@@ -44,10 +45,11 @@ export async function portalFormRoutes(
           // Another site's post, or a form whose cookie is gone (cookies off, an old tab): nothing
           // is done, and the form comes again with a fresh token.
           noteForLog(request, { outcome: 'form_token_refused' });
+          const form = postedForm(forms, request.body);
           return answer(request, reply, refused(form, valuesOf(request.body), { code: FORM_EXPIRED }), 403);
         },
       },
-      (request, reply) => handleForm(form, request, reply),
+      (request, reply) => handleForm(postedForm(forms, request.body), request, reply),
     );
   }
 
@@ -77,6 +79,7 @@ export async function portalFormRoutes(
     }
     return answer(request, reply, {
       page: form.page,
+      call: form.call,
       status: 'sent',
       values: kept(form, values),
       ...(form === activationForm
@@ -95,7 +98,30 @@ function refused(
   values: Record<string, string>,
   outcome: Partial<Extract<FormOutcome, { status: 'refused' }>>,
 ): FormOutcome {
-  return { fieldErrors: [], ...outcome, page: form.page, status: 'refused', values: kept(form, values) };
+  return {
+    fieldErrors: [],
+    ...outcome,
+    page: form.page,
+    call: form.call,
+    status: 'refused',
+    values: kept(form, values),
+  };
+}
+
+/** Each page's forms, in PORTAL_FORMS' order: one route per page. */
+function formsByPage(): Map<string, PortalForm[]> {
+  const pages = new Map<string, PortalForm[]>();
+  for (const form of PORTAL_FORMS) pages.set(form.page, [...(pages.get(form.page) ?? []), form]);
+  return pages;
+}
+
+/**
+ * The form of the page that was posted: the one FORM_NAME_FIELD names, else the page's first (a page
+ * with one form does not name it).
+ */
+function postedForm(forms: PortalForm[], body: unknown): PortalForm {
+  const name = valuesOf(body)[FORM_NAME_FIELD];
+  return forms.find((form) => form.call === name) ?? forms[0]!;
 }
 
 /** The inputs a refused or sent form shows again: its kept ones, never a password. */

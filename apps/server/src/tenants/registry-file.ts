@@ -1,4 +1,4 @@
-import { ENVIRONMENTS, SUBDOMAIN_PATTERN, THEME_PRESETS } from '@concierge/contracts';
+import { ENVIRONMENTS, LANGUAGES, SUBDOMAIN_PATTERN, THEME_PRESETS } from '@concierge/contracts';
 import { z } from 'zod';
 
 // An asset is a file below the tenants folder: "<folder>/<file>.<ext>", nothing that climbs out.
@@ -38,6 +38,11 @@ const tenantSchema = z.strictObject({
     stylesheet: stylesheetPath.optional(),
     themePreset: z.enum(THEME_PRESETS).default('default'),
   }),
+  /**
+   * The language the customer's office reads: what Concierge e-mails it (an invitee's request for a
+   * new invitation) is written in; German when unset.
+   */
+  language: z.enum(LANGUAGES).optional(),
   /** The property manager's contact, shown on every page of the tenant. */
   contact: z
     .strictObject({

@@ -1,11 +1,11 @@
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@concierge/contracts';
+import { type FormOutcome, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@concierge/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { focusedSummary } from '../../test/error-summary';
 import { errorAnswer, NETWORK_ERROR, pathOf, pendingAnswer, queryOf, stubPortalApi } from '../../test/fetch';
 import { testTenant } from '../../test/fixtures';
-import { renderPage } from '../../test/render-page';
+import { renderPage, serverSeed } from '../../test/render-page';
 
 const REGISTERED = { success: true, status: 200, data: { sub: 'sub-1', activationMailQueued: true } };
 
@@ -224,6 +224,9 @@ describe('register page: query parameters (spec §2)', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Your property manager has withdrawn this invitation.',
     );
+    // Issue 30: said once, with one button that asks for a new invitation.
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'Ask for a new invitation' })).toBeInTheDocument();
   });
 
   it('leaves e-mail and code editable without an invitation', async () => {
@@ -242,6 +245,70 @@ describe('register page: query parameters (spec §2)', () => {
       (await import('../Register/locales/fr.json')).error.default,
     );
     expect(document.body).not.toHaveTextContent('hacked');
+  });
+});
+
+describe('register page: an invitation that ended (issue 30)', () => {
+  const LINK = `/register?invite_id=${INVITE}&email=anna%40example.ch&registrationcode=${CODE}`;
+  /** What the server renders the page with: its answer to the address, or to a form posted to it. */
+  const answered = (form: FormOutcome) => ({
+    ...serverSeed(LINK),
+    form,
+  });
+
+  it('says on arrival that it expired and asks the property manager for a new one with one button', async () => {
+    const { sent } = stubPortalApi('request-new-invitation', { success: true, status: 200, data: {} });
+    await renderPage(
+      LINK,
+      'en',
+      testTenant,
+      answered({
+        page: '/register',
+        call: 'register-user',
+        status: 'refused',
+        values: {},
+        fieldErrors: [],
+        code: 'invitation_expired',
+      }),
+    );
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('This invitation has expired.');
+    expect(alert).toHaveFocus();
+    await userEvent.click(screen.getByRole('button', { name: 'Ask for a new invitation' }));
+    const status = await screen.findByRole('status');
+    expect(status).toHaveTextContent('We have asked your property manager to send you a new invitation.');
+    expect(status).toHaveFocus();
+    // The link's parameters as the link has them: the server decides what they name.
+    expect(sent()).toEqual([{ invite_id: INVITE, registrationcode: CODE, email: 'anna@example.ch' }]);
+  });
+
+  it('confirms a request posted without JavaScript, and shows a refused one with its button again (French)', async () => {
+    const { unmount } = await renderPage(
+      LINK,
+      'fr',
+      testTenant,
+      answered({ page: '/register', call: 'request-new-invitation', status: 'sent', values: {} }),
+    );
+    const french = (await import('./locales/fr.json')).newInvitation;
+    expect(screen.getByRole('status')).toHaveTextContent(french.success.text);
+    expect(screen.queryByRole('button')).not.toBeInTheDocument();
+    unmount();
+    await renderPage(
+      LINK,
+      'fr',
+      testTenant,
+      answered({
+        page: '/register',
+        call: 'request-new-invitation',
+        status: 'refused',
+        values: {},
+        fieldErrors: [],
+        code: 'too_many_requests',
+        retryAfterSeconds: 600,
+      }),
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('Trop de demandes. Veuillez patienter 10 minutes');
+    expect(screen.getByRole('button', { name: french.submit })).toBeInTheDocument();
   });
 });
 

@@ -16,7 +16,13 @@ import './checkbox.css';
 /** spec §5: the registration code is a UUID; the placeholder shows its pattern. */
 const REGISTRATION_CODE_PLACEHOLDER = '00000000-0000-0000-0000-000000000000';
 
-export function RegisterForm({ register }: { register: ReturnType<typeof useRegister> }) {
+interface RegisterFormProps {
+  register: ReturnType<typeof useRegister>;
+  /** Its refusal is said above the form, with what to do about it (NewInvitationRequest). */
+  isErrorShownAbove?: boolean;
+}
+
+export function RegisterForm({ register, isErrorShownAbove = false }: RegisterFormProps) {
   const { t } = useTranslation();
   const isHydrated = useHydrated();
   const { form, submit, defaults } = register;
@@ -26,7 +32,7 @@ export function RegisterForm({ register }: { register: ReturnType<typeof useRegi
   const codeProps = form.inputProps(FIELD.registrationCode);
   return (
     <>
-      <PageForm form={form} submit={submit}>
+      <PageForm form={form} submit={isErrorShownAbove ? { ...submit, error: null } : submit}>
         <input type="hidden" name="clientid" value={register.clientId} />
         {register.inviteId && <input type="hidden" name="invite_id" value={register.inviteId} />}
         {register.isInvitation && (register.isEmailReadOnly || register.isCodeReadOnly) && (

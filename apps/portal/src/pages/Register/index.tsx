@@ -5,13 +5,21 @@ import { PageLink } from '../../components/PageLink';
 import { useDurations } from '../../config/durations';
 import { useLinkWithQuery } from '../../hooks/use-link-with-query';
 import { useTranslation } from '../../i18n/use-translation';
+import { ENDED_INVITATION_MESSAGES, NewInvitationRequest } from './NewInvitationRequest';
 import { RegisterForm } from './RegisterForm';
+import { useNewInvitationRequest } from './use-new-invitation-request';
 import { useRegister } from './use-register';
 
 export default function RegisterPage() {
   const { t } = useTranslation();
   const register = useRegister();
+  const newInvitation = useNewInvitationRequest();
   const durations = useDurations();
+  // Issue 30: an invitation that was withdrawn or has expired, said on arrival or by a submit, or a
+  // request for a new one that the server answered without the script: the page offers the request.
+  const endedMessage = ENDED_INVITATION_MESSAGES.find((key) => key === register.submit.error) ?? null;
+  const offersNewInvitation =
+    register.isInvitation && (endedMessage !== null || newInvitation.posted !== undefined);
   const loginLink = useLinkWithQuery('/login', { omit: REGISTRATION_PARAMETERS });
   // The resend page is for the address just registered; the code stays behind.
   const resendLink = useLinkWithQuery('/resend-account-activation-email', {
@@ -28,10 +36,22 @@ export default function RegisterPage() {
           </SuccessMessage>
           <PageLink to={resendLink}>{t('register.success.resend')}</PageLink>
         </Stack>
+      ) : newInvitation.submit.isSuccess ? (
+        // The same for every link: whether the office was told is not the page's to say.
+        <SuccessMessage title={t('register.newInvitation.success.title')} focusOnMount>
+          {t('register.newInvitation.success.text')}
+        </SuccessMessage>
       ) : (
         <>
           <Text mb="md">{t('register.intro')}</Text>
-          <RegisterForm register={register} />
+          {offersNewInvitation && (
+            <NewInvitationRequest
+              message={endedMessage}
+              isMessageNew={register.submit.isFailed}
+              request={newInvitation}
+            />
+          )}
+          <RegisterForm register={register} isErrorShownAbove={endedMessage !== null} />
         </>
       )}
       {register.showLoginLink && (

@@ -32,7 +32,7 @@ const VERIFICATION_LINK_PARAMETERS = ['verificationid'];
  */
 export function useVerification() {
   const [searchParams] = useSearchParams();
-  const posted = usePostedForm(activationForm.page);
+  const posted = usePostedForm(activationForm);
   // Read once: the verification id leaves the address bar once the activation has started.
   const [{ email, verificationId }] = useState(() => ({
     email: posted?.values.email ?? searchParams.get('email')?.trim() ?? '',

@@ -1,0 +1,64 @@
+import type { Kysely } from '@concierge/database';
+import { invitationsWithCodes } from '../accounts/invitations';
+import type { RegistrationCodeStatus, ServerTables } from '../db/schema';
+import { invitationLink } from '../mail/links';
+import type { AdminInvitation } from './admin-schemas';
+
+// An invitation as the admin API shows it: its row with its code's state and expiry.
+
+export const invitationColumns = [
+  'invitations.id',
+  'invitations.tenant',
+  'invitations.email',
+  'invitations.code',
+  'invitations.language',
+  'invitations.created_at',
+  'invitations.revoked_at',
+  'registration_codes.status as code_status',
+  'registration_codes.expires_at',
+] as const;
+
+export interface InvitationRow {
+  id: string;
+  tenant: string;
+  email: string;
+  code: string;
+  language: string;
+  created_at: Date;
+  revoked_at: Date | null;
+  code_status: RegistrationCodeStatus;
+  expires_at: Date | null;
+}
+
+/** One invitation as the admin API shows it (it must exist). */
+export async function adminInvitationById(
+  db: Kysely<ServerTables>,
+  id: string,
+  portalUrl: string,
+): Promise<AdminInvitation> {
+  const row = await invitationsWithCodes(db)
+    .select(invitationColumns)
+    .where('invitations.id', '=', id)
+    .executeTakeFirstOrThrow();
+  return toAdminInvitation(row, portalUrl);
+}
+
+export function toAdminInvitation(row: InvitationRow, portalUrl: string): AdminInvitation {
+  return {
+    id: row.id,
+    tenant: row.tenant,
+    email: row.email,
+    code: row.code,
+    codeStatus: row.code_status,
+    language: row.language,
+    createdAt: row.created_at.toISOString(),
+    expiresAt: row.expires_at?.toISOString() ?? null,
+    revokedAt: row.revoked_at?.toISOString() ?? null,
+    registerUrl: invitationLink(portalUrl, {
+      code: row.code,
+      email: row.email,
+      inviteId: row.id,
+      subdomain: row.tenant,
+    }),
+  };
+}

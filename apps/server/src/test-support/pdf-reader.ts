@@ -1,0 +1,30 @@
+// A PDF as a reader gets it: read back with pdf.js, each page's text, and a page's QR code decoded by
+// jsQR from the page as pdf.js paints it — what a phone's camera sees on paper.
+import { createCanvas } from '@napi-rs/canvas';
+import jsQR from 'jsqr';
+import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { onTestFinished } from 'vitest';
+
+export async function readPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+  const loading = getDocument({ data: new Uint8Array(bytes), verbosity: 0 });
+  onTestFinished(() => loading.destroy());
+  return loading.promise;
+}
+
+/** The page's text in reading order, its lines joined by `separator`. */
+export async function textOf(pdf: PDFDocumentProxy, pageNumber: number, separator = ' '): Promise<string> {
+  const { items } = await (await pdf.getPage(pageNumber)).getTextContent();
+  return items.map((item) => ('str' in item ? item.str + (item.hasEOL ? separator : '') : '')).join('');
+}
+
+/** What jsQR reads in the page painted at 144 dpi: about 4 pixels a module. */
+export async function qrCodeOf(pdf: PDFDocumentProxy, pageNumber: number): Promise<string | undefined> {
+  const page = await pdf.getPage(pageNumber);
+  const viewport = page.getViewport({ scale: 2 });
+  const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
+  const context = canvas.getContext('2d');
+  // pdf.js paints on @napi-rs/canvas in Node itself; its types name the DOM's canvas, absent here.
+  await page.render({ canvas: null, canvasContext: context as never, viewport }).promise;
+  const pixels = context.getImageData(0, 0, canvas.width, canvas.height);
+  return jsQR(pixels.data, pixels.width, pixels.height)?.data;
+}
