@@ -14,9 +14,8 @@ import {
   type TenantContact,
   writtenDate,
 } from '@concierge/contracts';
-import { Resvg } from '@resvg/resvg-js';
-import PDFDocument from 'pdfkit';
-import QRCode from 'qrcode';
+import type { Resvg } from '@resvg/resvg-js';
+import type { QRCode } from 'qrcode';
 import { lastValidDay } from '../invitation-expiry';
 import { LETTER_TEXTS, type LetterTexts } from './letter-texts';
 
@@ -82,6 +81,36 @@ const FONTS = {
 
 type Document = PDFKit.PDFDocument;
 
+interface Libraries {
+  PDFDocument: typeof import('pdfkit');
+  Resvg: typeof Resvg;
+  qrCodeOf: (url: string) => QRCode;
+}
+
+let libraries: Promise<Libraries> | undefined;
+
+/**
+ * pdfkit, resvg and qrcode, loaded on the first batch rather than at the server's start: together
+ * 36 MiB of memory and 0.3 s that every instance would pay for what an office asks for a few times
+ * a month. A failed load is tried again on the next batch.
+ */
+function loadLibraries(): Promise<Libraries> {
+  libraries ??= Promise.all([import('pdfkit'), import('@resvg/resvg-js'), import('qrcode')]).then(
+    ([pdfkit, resvg, qrcode]) => ({
+      PDFDocument: pdfkit.default,
+      Resvg: resvg.Resvg,
+      // Error correction Q (25 %): a letter gets folded into its envelope, and a fold or a stain
+      // may cross the code.
+      qrCodeOf: (url) => qrcode.default.create(url, { errorCorrectionLevel: 'Q' }),
+    }),
+    (error: unknown) => {
+      libraries = undefined;
+      throw error;
+    },
+  );
+  return libraries;
+}
+
 /** What one page needs, everything already decided. */
 interface Letter {
   unit: LetterUnit;
@@ -94,6 +123,7 @@ interface Letter {
   building: string;
   logo: string;
   accent: string;
+  qrCode: QRCode;
 }
 
 /** The batch's letters as one PDF, a page per unit in the order given. */
@@ -105,7 +135,8 @@ export async function renderLetters(input: LettersInput): Promise<Buffer> {
     if (code === undefined) throw new Error(`the code of unit "${unit.unit}" is no registration code`);
     return code;
   });
-  const logo = logoImage(input.brand.logo);
+  const { PDFDocument, Resvg, qrCodeOf } = await loadLibraries();
+  const logo = logoImage(Resvg, input.brand.logo);
   const accent =
     contrastRatio(input.brand.primaryColor, '#ffffff') >= 4.5 ? input.brand.primaryColor : DARK_GREY;
   const date = input.date ?? new Date();
@@ -134,6 +165,7 @@ export async function renderLetters(input: LettersInput): Promise<Buffer> {
       building: input.batch.building,
       logo,
       accent,
+      qrCode: qrCodeOf(unit.registerUrl),
     });
     // A page is about 10 ms of CPU, a building's batch seconds: the server answers others in between.
     await nextTurn();
@@ -148,9 +180,9 @@ export async function renderLetters(input: LettersInput): Promise<Buffer> {
  * every page). Text in an SVG logo is set in the letter's fonts: the server has no others, and
  * output must not depend on what a machine has installed.
  */
-function logoImage(logo: LetterLogo): string {
+function logoImage(Rasteriser: typeof Resvg, logo: LetterLogo): string {
   if ('image' in logo) return `data:image/${logo.type};base64,${logo.image.toString('base64')}`;
-  const png = new Resvg(logo.svg, {
+  const png = new Rasteriser(logo.svg, {
     fitTo: { mode: 'height', value: LOGO_PIXELS },
     font: {
       loadSystemFonts: false,
@@ -217,7 +249,7 @@ function drawLetter(doc: Document, letter: Letter): void {
   // The link and what to know beside the QR code, which takes the right 45 mm.
   const rowY = boxY + 26 * MM;
   const qrSide = 45 * MM;
-  drawQrCode(doc, letter.unit.registerUrl, LEFT + WIDTH - qrSide, rowY, qrSide);
+  drawQrCode(doc, letter.qrCode, LEFT + WIDTH - qrSide, rowY, qrSide);
   const columnWidth = WIDTH - qrSide - 6 * MM;
   doc.font('sansBold').fontSize(10.5).fillColor(TEXT_COLOUR);
   doc.text(texts.link, LEFT, rowY, { lineBreak: false });
@@ -301,12 +333,10 @@ function linkLines(url: string, fits: (text: string) => boolean): string[] {
 }
 
 /**
- * The QR code of `url` in a square of `side` points: the symbol, and around it the quiet zone of
- * four modules that ISO/IEC 18004 asks for, left blank. Error correction Q (25 %): a letter gets
- * folded into its envelope, and a fold or a stain may cross the code.
+ * The QR code in a square of `side` points: the symbol, and around it the quiet zone of four
+ * modules that ISO/IEC 18004 asks for, left blank.
  */
-function drawQrCode(doc: Document, url: string, x: number, y: number, side: number): void {
-  const { modules } = QRCode.create(url, { errorCorrectionLevel: 'Q' });
+function drawQrCode(doc: Document, { modules }: QRCode, x: number, y: number, side: number): void {
   const size = modules.size;
   let path = '';
   for (let row = 0; row < size; row++) {
