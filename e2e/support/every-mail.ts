@@ -5,6 +5,7 @@ import { renderResetMail } from '../../apps/provider/src/mail/reset-mail';
 import { renderActivationMail } from '../../apps/server/src/mail/activation-mail';
 import { renderAlreadyActiveMail } from '../../apps/server/src/mail/already-active-mail';
 import { renderInvitationMail } from '../../apps/server/src/mail/invitation-mail';
+import { renderInvitationRequestNotice } from '../../apps/server/src/mail/invitation-request-notice';
 import {
   activationLink,
   customerLoginLink,
@@ -59,6 +60,15 @@ export async function renderEveryMail(portalUrl: string): Promise<RenderedMail[]
           brand,
           code: 'K7P-2XQ-9MF',
           link: invitationLink(portalUrl, { code: 'K7P-2XQ-9MF', email: to, inviteId: 'i-1', subdomain }),
+          lastValidDay: new Date('2027-01-31T12:00:00Z'),
+        }),
+        'request for a new invitation': renderInvitationRequestNotice({
+          to: 'verwaltung@example.ch',
+          language,
+          brand,
+          inviteeEmail: to,
+          invitationId: '3f0e4a53-4a8e-4d2b-9c7e-0d1c2b3a4f5e',
+          tenant: subdomain,
         }),
         reset: renderResetMail({
           ...provider,
