@@ -10,6 +10,7 @@ import {
   register,
   uniqueEmail,
 } from '../test-support/account-fixtures';
+import { adminApi, countCodes as codesOf } from '../test-support/admin-api';
 import { startAtAFullHour } from '../test-support/clock';
 import { qrCodeOf, readPdf, textOf } from '../test-support/pdf-reader';
 import { seedAccountProtection } from '../test-support/protection-fixtures';
@@ -32,17 +33,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.close());
 
-function admin(method: 'GET' | 'POST', url: string, body?: unknown) {
-  return server.app.inject({
-    method,
-    url: `/api/admin${url}`,
-    headers: {
-      authorization: `Bearer ${TOKEN}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  });
-}
+const admin = adminApi(() => server.app, TOKEN);
 
 async function createBatch(tenant: string, units: string[], extra: object = {}): Promise<AdminBatchDetail> {
   const response = await admin('POST', '/batches', {
@@ -69,16 +60,7 @@ const statesOf = async (id: string) =>
 const newestAudit = async (limit: number): Promise<AdminAuditEntry[]> =>
   (await admin('GET', `/audit?limit=${limit}`)).json().data.entries;
 
-const countCodes = async (tenant: string) =>
-  Number(
-    (
-      await server.db
-        .selectFrom('registration_codes')
-        .select((eb) => eb.fn.countAll().as('count'))
-        .where('tenant', '=', tenant)
-        .executeTakeFirstOrThrow()
-    ).count,
-  );
+const countCodes = (tenant: string) => codesOf(server.db, tenant);
 
 describe('a batch of codes for the units of a building', () => {
   it('is made with a code per unit, listed with its figures and audited; bad input changes nothing', async () => {

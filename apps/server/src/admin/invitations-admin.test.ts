@@ -1,6 +1,7 @@
 import { writtenDate } from '@concierge/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeRow, outboxFor, postPortalCall, register, uniqueEmail } from '../test-support/account-fixtures';
+import { adminApi } from '../test-support/admin-api';
 import { startTestServer } from '../test-support/test-server';
 import type { AdminInvitation, AdminInvitationResend } from './admin-schemas';
 import { lastValidDay } from './invitation-expiry';
@@ -20,17 +21,7 @@ afterAll(() => server?.close());
 let address = 0;
 const nextIp = () => `10.30.0.${++address}`;
 
-function admin(method: 'GET' | 'POST', url: string, body?: unknown) {
-  return server.app.inject({
-    method,
-    url: `/api/admin${url}`,
-    headers: {
-      authorization: `Bearer ${TOKEN}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  });
-}
+const admin = adminApi(() => server.app, TOKEN);
 
 async function invite(tenant: string, email: string): Promise<AdminInvitation> {
   const response = await admin('POST', '/invitations', { tenant, email });

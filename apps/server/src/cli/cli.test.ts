@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNodeApps } from '../../../../scripts/build-node-apps.mjs';
 import { parseCsv } from '../admin/csv';
 import { postPortalCall, register, uniqueEmail } from '../test-support/account-fixtures';
+import { countCodes as codesOf } from '../test-support/admin-api';
 import { seedAccountProtection } from '../test-support/protection-fixtures';
 import { providerUserOf, userAtProvider } from '../test-support/provider-users';
 import { startTestServer } from '../test-support/test-server';
@@ -92,16 +93,7 @@ async function adminCall(path: string) {
   return response.json().data;
 }
 
-const countCodes = async (tenant: string) =>
-  Number(
-    (
-      await server.db
-        .selectFrom('registration_codes')
-        .select((eb) => eb.fn.countAll().as('count'))
-        .where('tenant', '=', tenant)
-        .executeTakeFirstOrThrow()
-    ).count,
-  );
+const countCodes = (tenant: string) => codesOf(server.db, tenant);
 
 describe('the admin CLI', () => {
   it('explains itself, and its compiled form says what went wrong with its exit code', async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminAuditEntry } from '../admin/admin-schemas';
 import { loadConfig } from '../config';
 import { codeRow, outboxFor, register, uniqueEmail } from '../test-support/account-fixtures';
+import { adminApi, countCodes as codesOf } from '../test-support/admin-api';
 import { seedAccountProtection } from '../test-support/protection-fixtures';
 import { providerUserOf, userAtProvider } from '../test-support/provider-users';
 import { startTestServer } from '../test-support/test-server';
@@ -21,28 +22,9 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.close());
 
-function admin(method: 'GET' | 'POST', url: string, body?: unknown, token = TOKEN) {
-  return server.app.inject({
-    method,
-    url: `/api/admin${url}`,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  });
-}
+const admin = adminApi(() => server.app, TOKEN);
 
-const countCodes = async (tenant: string) =>
-  Number(
-    (
-      await server.db
-        .selectFrom('registration_codes')
-        .select((eb) => eb.fn.countAll().as('count'))
-        .where('tenant', '=', tenant)
-        .executeTakeFirstOrThrow()
-    ).count,
-  );
+const countCodes = (tenant: string) => codesOf(server.db, tenant);
 
 /** A page of the audit log, as the admin API answers it. */
 async function auditPage(query = ''): Promise<{ entries: AdminAuditEntry[]; next: number | null }> {
