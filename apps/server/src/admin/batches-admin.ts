@@ -15,7 +15,7 @@ import type {
 } from './admin-schemas';
 import { recordAdminChange } from './audit-log';
 import { codeFactColumns, countFigures, stateOf, toFigures } from './code-states';
-import { toAdminCode } from './codes-admin';
+import { insertCodes, toAdminCode } from './codes-admin';
 
 // Issue 30: a building's letters, one code per unit, so that the office sees which flat registered.
 
@@ -30,9 +30,6 @@ export interface NewBatch {
   expiresAt?: Date;
   units: { unit: string; name?: string; language: Language }[];
 }
-
-// PostgreSQL takes at most 65535 parameters per statement: 10 per row, well under that per chunk.
-const INSERT_CHUNK = 1000;
 
 /** The batch, a code per unit and the audit row, all or none (one transaction). */
 export async function createCodeBatch(
@@ -62,16 +59,7 @@ export async function createCodeBatch(
   }));
   const created = await deps.db.transaction().execute(async (trx) => {
     await trx.insertInto('code_batches').values(batch).execute();
-    const inserted = [];
-    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-      inserted.push(
-        ...(await trx
-          .insertInto('registration_codes')
-          .values(rows.slice(start, start + INSERT_CHUNK))
-          .returningAll()
-          .execute()),
-      );
-    }
+    const inserted = await insertCodes(trx, rows);
     await recordAdminChange(trx, actor, {
       action: 'batch.create',
       tenant: batch.tenant,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from '@concierge/database';
+import type { Insertable, Kysely, Selectable } from '@concierge/database';
 import type { RegistrationCodeStatus, RegistrationCodesTable, ServerTables } from '../db/schema';
 import { AppError } from '../http/errors';
 import { registerLink } from '../mail/links';
@@ -7,8 +7,22 @@ import type { AdminActor } from './admin-auth';
 import type { AdminCode, AdminList } from './admin-schemas';
 import { recordAdminChange } from './audit-log';
 
-// PostgreSQL takes at most 65535 parameters per statement: 3 per row, well under that per chunk.
+// PostgreSQL takes at most 65535 parameters per statement: at most 10 per row (a batch's code), well
+// under that per chunk.
 const INSERT_CHUNK = 1000;
+
+/** New codes, in chunks a statement can take, inside the caller's transaction. */
+export async function insertCodes(
+  trx: Kysely<ServerTables>,
+  rows: Insertable<RegistrationCodesTable>[],
+): Promise<Selectable<RegistrationCodesTable>[]> {
+  const created: Selectable<RegistrationCodesTable>[] = [];
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+    const chunk = rows.slice(start, start + INSERT_CHUNK);
+    created.push(...(await trx.insertInto('registration_codes').values(chunk).returningAll().execute()));
+  }
+  return created;
+}
 
 export function toAdminCode(row: Selectable<RegistrationCodesTable>, portalUrl: string): AdminCode {
   return {
@@ -38,16 +52,7 @@ export async function createRegistrationCodes(
     created_at: createdAt,
   }));
   return db.transaction().execute(async (trx) => {
-    const created: Selectable<RegistrationCodesTable>[] = [];
-    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-      created.push(
-        ...(await trx
-          .insertInto('registration_codes')
-          .values(rows.slice(start, start + INSERT_CHUNK))
-          .returningAll()
-          .execute()),
-      );
-    }
+    const created = await insertCodes(trx, rows);
     await recordAdminChange(trx, actor, {
       action: 'codes.create',
       tenant: input.tenant,
