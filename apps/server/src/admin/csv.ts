@@ -1,5 +1,6 @@
 // The admin API's CSV (RFC 4180): the codes the CLI writes for letters, a batch's export, and the
 // units an office's file lists. Written by the server and the CLI, read by the CLI and the tests.
+import { type InfoRecord, parse } from 'csv-parse/sync';
 
 /**
  * What a spreadsheet would run as a formula (OWASP, "CSV injection"): a field starting with = or @,
@@ -22,69 +23,26 @@ export function toCsv(header: readonly string[], rows: readonly (readonly string
 }
 
 export interface CsvRecord {
-  /** The line of the file the record starts on, from 1: what an error names. */
+  /** The line of the file the record ends on, from 1: what an error names. */
   line: number;
   fields: string[];
 }
 
-export class CsvSyntaxError extends Error {
-  constructor(
-    readonly line: number,
-    message: string,
-  ) {
-    super(`line ${line}: ${message}`);
-  }
-}
-
 /**
- * Records of a CSV text: quoted fields may hold commas, doubled quotes and line breaks; CRLF or LF;
- * a byte-order mark (as spreadsheets write one) and blank lines are skipped.
+ * Records of a CSV text (csv-parse): quoted fields may hold commas, doubled quotes and line breaks;
+ * CRLF or LF; a byte-order mark (as spreadsheets write one) and blank lines are skipped. A record
+ * may have another number of fields than the header: the caller names the line. Malformed text
+ * (a quote left open) throws csv-parse's error, which names its line.
  */
 export function parseCsv(text: string): CsvRecord[] {
-  const records: CsvRecord[] = [];
-  let fields: string[] = [];
-  let field = '';
-  let line = 1;
-  let recordLine = 1;
-  let isQuoted = false;
-  let quoteLine = 0;
-  const endField = () => {
-    fields.push(field);
-    field = '';
-  };
-  const endRecord = () => {
-    endField();
-    if (fields.length > 1 || fields[0] !== '') records.push({ line: recordLine, fields });
-    fields = [];
-  };
-  const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  for (let index = 0; index < source.length; index += 1) {
-    const char = source[index]!;
-    if (isQuoted) {
-      if (char === '"' && source[index + 1] === '"') {
-        field += '"';
-        index += 1;
-      } else if (char === '"') {
-        isQuoted = false;
-      } else {
-        if (char === '\n') line += 1;
-        field += char;
-      }
-    } else if (char === '"' && field === '') {
-      isQuoted = true;
-      quoteLine = line;
-    } else if (char === ',') {
-      endField();
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && source[index + 1] === '\n') index += 1;
-      endRecord();
-      line += 1;
-      recordLine = line;
-    } else {
-      field += char;
-    }
-  }
-  if (isQuoted) throw new CsvSyntaxError(quoteLine, 'a quoted field is not closed');
-  if (field !== '' || fields.length > 0) endRecord();
-  return records;
+  // With `info`, each record comes with where it was read; csv-parse's types do not follow it.
+  const rows = parse(text, {
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    info: true,
+  }) as unknown as { record: string[]; info: InfoRecord }[];
+  return rows.map(({ record, info }) => ({ line: info.lines, fields: record }));
 }
+
+export { CsvError } from 'csv-parse/sync';

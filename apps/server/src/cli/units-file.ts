@@ -7,7 +7,7 @@ import {
   NAME_MAX_LENGTH,
   UNIT_MAX_LENGTH,
 } from '../admin/admin-schemas';
-import { type CsvRecord, CsvSyntaxError, parseCsv } from '../admin/csv';
+import { CsvError, type CsvRecord, parseCsv } from '../admin/csv';
 import { CliError } from './cli-error';
 
 export type BatchUnit = z.output<typeof batchUnitSchema>;
@@ -32,7 +32,7 @@ export async function readUnitsFile(file: string): Promise<BatchUnit[]> {
   try {
     records = parseCsv(text);
   } catch (error) {
-    if (error instanceof CsvSyntaxError) throw fail(`${error.message}.`);
+    if (error instanceof CsvError) throw fail(`not readable as CSV: ${error.message}`);
     throw error;
   }
   const [header, ...rows] = records;
