@@ -197,6 +197,8 @@ describe('the server under fuzzing', () => {
     expect(urls.some((url) => /[?&]namespaces=[^&]*&namespaces=/.test(url))).toBe(true);
   });
 
+  // Thousands of requests: on a machine busy with other work (npm test under stress-ng) they took
+  // over 120 s. The limit only ends a hang (vitest.config.ts, one timeout policy).
   it('answers no request with a 5xx, and refuses every one carrying unsafe text', async () => {
     const requests: FuzzRequest[] = [];
     const routes = fuzzedRoutes();
@@ -228,5 +230,5 @@ describe('the server under fuzzing', () => {
       report.notRefused,
       `${report.notRefused.length} requests with unsafe text not refused:\n${describeFindings(report.notRefused)}`,
     ).toEqual([]);
-  }, 120_000);
+  }, 600_000);
 });
