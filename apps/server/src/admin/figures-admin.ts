@@ -1,4 +1,5 @@
 import type { Kysely } from '@concierge/database';
+import { invitationsWithCodes, openAt } from '../accounts/invitations';
 import type { ServerTables } from '../db/schema';
 import type { TenantFigures } from './admin-schemas';
 import { countFigures, toFigures } from './code-states';
@@ -17,17 +18,9 @@ export async function tenantFigures(
   if (tenants.length === 0) return [];
   const now = new Date();
   const figures = await countFigures(db, 'tenant', tenants, now);
-  const invitations = await db
-    .selectFrom('invitations')
-    .innerJoin('registration_codes', 'registration_codes.code', 'invitations.code')
+  const invitations = await openAt(invitationsWithCodes(db), now)
     .select(['invitations.tenant', (eb) => eb.fn.countAll<string>().as('open')])
     .where('invitations.tenant', 'in', tenants)
-    .where('invitations.revoked_at', 'is', null)
-    .where('registration_codes.status', '=', 'unused')
-    // An invitation past its date is no longer open (issue 30: it expires with its code).
-    .where((eb) =>
-      eb.or([eb('registration_codes.expires_at', 'is', null), eb('registration_codes.expires_at', '>', now)]),
-    )
     .groupBy('invitations.tenant')
     .execute();
   const open = new Map(invitations.map((row) => [row.tenant, Number(row.open)]));

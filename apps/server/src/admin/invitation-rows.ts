@@ -1,33 +1,24 @@
 import type { Kysely } from '@concierge/database';
-import { invitationsWithCodes } from '../accounts/invitations';
-import type { RegistrationCodeStatus, ServerTables } from '../db/schema';
+import {
+  INVITATION_STATE_COLUMNS,
+  type InvitationWithCode,
+  invitationsWithCodes,
+} from '../accounts/invitations';
+import type { ServerTables } from '../db/schema';
 import { invitationLink } from '../mail/links';
 import type { AdminInvitation } from './admin-schemas';
 
 // An invitation as the admin API shows it: its row with its code's state and expiry.
 
 export const invitationColumns = [
-  'invitations.id',
-  'invitations.tenant',
-  'invitations.email',
-  'invitations.code',
+  ...INVITATION_STATE_COLUMNS,
   'invitations.language',
   'invitations.created_at',
-  'invitations.revoked_at',
-  'registration_codes.status as code_status',
-  'registration_codes.expires_at',
 ] as const;
 
-export interface InvitationRow {
-  id: string;
-  tenant: string;
-  email: string;
-  code: string;
+export interface InvitationRow extends InvitationWithCode {
   language: string;
   created_at: Date;
-  revoked_at: Date | null;
-  code_status: RegistrationCodeStatus;
-  expires_at: Date | null;
 }
 
 /** One invitation as the admin API shows it (it must exist). */

@@ -107,8 +107,11 @@ describe('re-sending an invitation', () => {
 });
 
 describe('an expired invitation', () => {
-  it('is announced on arrival at its link, with the button to ask anew, and refused at registration', async () => {
+  it('is announced on arrival at its link, with the button to ask anew, refused at registration, and no longer open', async () => {
     const invitation = await invite('demo', uniqueEmail('expired'));
+    const openNow = async () =>
+      (await admin('GET', '/figures?tenant=demo')).json().data.tenants[0].invitationsOpen as number;
+    const openBefore = await openNow();
     await server.db
       .updateTable('registration_codes')
       .set({ expires_at: new Date(Date.now() - 1000) })
@@ -127,6 +130,7 @@ describe('an expired invitation', () => {
     expect(registration.statusCode).toBe(400);
     expect(registration.json()).toMatchObject({ error: { code: 'invitation_expired' } });
     expect((await codeRow(server.db, invitation.code)).status).toBe('unused');
+    expect(await openNow()).toBe(openBefore - 1);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Kysely } from '@concierge/database';
+import { type InvitationEnding, invitationEnding, invitationsWithState } from '../accounts/invitations';
 import type { ServerTables } from '../db/schema';
 import { type AppError, callError } from '../http/errors';
-import { type InvitationEnding, invitationEnding, invitationsWithState } from './invitation-state';
 
 const MISMATCH = callError(
   'register-user',

@@ -1,7 +1,7 @@
 import { type FormOutcome, registerForm, UUID_V4 } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
+import { invitationEnding, invitationsWithState } from '../accounts/invitations';
 import type { ServerTables } from '../db/schema';
-import { invitationEnding, invitationsWithState } from './invitation-state';
 
 /**
  * issue 28: a tenant who opens the link of an invitation the property manager has withdrawn — or,

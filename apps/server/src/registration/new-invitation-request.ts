@@ -1,6 +1,12 @@
 import { FALLBACK_LANGUAGE, normaliseEmail, normaliseRegistrationCode, UUID_V4 } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import { recordInvitationRequest } from '../accounts/invitation-requests';
+import {
+  invitationEnding,
+  invitationsWithCodes,
+  invitationsWithState,
+  openAt,
+} from '../accounts/invitations';
 import { findCodeHeldByEmail } from '../accounts/registration-codes';
 import type { ServerConfig } from '../config';
 import type { ServerTables } from '../db/schema';
@@ -8,7 +14,6 @@ import { renderInvitationRequestNotice } from '../mail/invitation-request-notice
 import { mailBrand } from '../mail/mail-brand';
 import { enqueueMail } from '../outbox/mail-outbox';
 import type { TenantRegistry } from '../tenants/tenant-registry';
-import { invitationEnding, invitationsWithState } from './invitation-state';
 
 export interface NewInvitationRequestDeps {
   db: Kysely<ServerTables>;
@@ -68,13 +73,12 @@ async function hasOpenInvitation(
   person: { tenant: string; email: string },
   at: Date,
 ): Promise<boolean> {
-  const candidates = await invitationsWithState(trx)
+  const open = await openAt(invitationsWithCodes(trx), at)
+    .select('invitations.id')
     .where('invitations.tenant', '=', person.tenant)
     .where('invitations.email', '=', person.email)
-    .where('invitations.revoked_at', 'is', null)
-    .where('registration_codes.status', '=', 'unused')
-    .execute();
-  return candidates.some((candidate) => invitationEnding(candidate, at) === undefined);
+    .executeTakeFirst();
+  return open !== undefined;
 }
 
 /** The office's notice, when the registry names the tenant's e-mail; none otherwise (it lists them). */
