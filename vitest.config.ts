@@ -92,6 +92,17 @@ export default defineConfig({
         root: PORTAL_ROOT,
         test: { ...portal, name: 'portal (module mocks)', include: PORTAL_MOCKING_MODULES },
       },
+      // The console's pages (apps/console): rendered as the server renders them, in jsdom.
+      {
+        root: 'apps/console',
+        test: {
+          environment: 'jsdom',
+          setupFiles: ['src/test/setup.ts'],
+          ...TIMEOUTS,
+          name: 'console',
+          include: ['src/**/*.test.{ts,tsx}'],
+        },
+      },
     ],
   },
 });

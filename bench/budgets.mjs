@@ -161,6 +161,14 @@ const PAGE_BUDGETS = TENANT_PAGE_NAMES.flatMap((name) => [
     unit: 'count',
     actual: (r) => pageSpeedOf(r, name).page.otherOrigins,
   },
+  // The console is the office's (issue 30): none of its scripts or stylesheets on a tenant's page.
+  {
+    name: `${name}: requests for the console's files`,
+    kind: 'max',
+    limit: 0,
+    unit: 'count',
+    actual: (r) => pageSpeedOf(r, name).page.consoleRequests,
+  },
 ]);
 
 /**

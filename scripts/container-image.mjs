@@ -5,7 +5,7 @@
 //      verifies, each recorded in var/lib/dpkg/status.d/ so that an image scanner finds their
 //      versions, plus an unprivileged user (65532, as in distroless images); no shell, no apt;
 //   2. the Node the project runs on (node_modules/node-linux-*: the `engines` Node), /usr/local/bin/node;
-//   3. the server alone: its built bundle, the built portal, the tenant registry and a production
+//   3. the server alone: its built bundle, the built portal and console, the tenant registry and a production
 //      install of the server's workspace (`npm ci --omit=dev --workspace @concierge/server`).
 //
 // Each layer is a tar made with sorted names, one owner and the commit's time, so the same commit on
@@ -62,7 +62,11 @@ export async function buildContainerImage({
   out = join(root, 'concierge-server.oci.tar'),
   quiet = false,
 } = {}) {
-  for (const built of ['apps/server/dist/main.js', 'apps/portal/dist/server/entry-server.js']) {
+  for (const built of [
+    'apps/server/dist/main.js',
+    'apps/portal/dist/server/entry-server.js',
+    'apps/console/dist/server/entry-server.js',
+  ]) {
     if (!existsSync(join(root, built))) throw new Error(`${built} is missing: run npm run build first`);
   }
   const say = (line) => quiet || console.log(line);
@@ -247,15 +251,15 @@ async function stageServer(folder) {
   );
   // The workspace packages are bundled into dist/main.js; their links would point at nothing.
   rmSync(join(folder, 'node_modules/@concierge'), { recursive: true, force: true });
-  for (const built of ['apps/server/dist', 'apps/portal/dist', 'tenants']) {
+  for (const built of ['apps/server/dist', 'apps/portal/dist', 'apps/console/dist', 'tenants']) {
     cpSync(join(root, built), join(folder, built), { recursive: true });
   }
-  // What runs needs the server's and the portal's manifests (their "type": "module") and no other.
+  // What runs needs the server's, the portal's and the console's manifests (their "type": "module") and no other.
   const keep = new Set(['node_modules', 'apps', 'tenants']);
   for (const name of readdirSync(folder))
     if (!keep.has(name)) rmSync(join(folder, name), { recursive: true, force: true });
   for (const name of readdirSync(join(folder, 'apps'))) {
-    if (name !== 'server' && name !== 'portal')
+    if (name !== 'server' && name !== 'portal' && name !== 'console')
       rmSync(join(folder, 'apps', name), { recursive: true, force: true });
   }
 }

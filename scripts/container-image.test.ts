@@ -193,6 +193,15 @@ describe('the container image', () => {
       process.kill(nodeIn(container), 'SIGTERM');
       expect(await exited).toBe(0);
     } finally {
+      // unshare's --kill-child does not reach the server: switching to the image's user clears the
+      // parent-death signal. So a test that fails midway ends the server itself.
+      if (container.exitCode === null) {
+        try {
+          process.kill(nodeIn(container), 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
       container.kill('SIGKILL');
     }
   });

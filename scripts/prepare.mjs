@@ -32,6 +32,11 @@ const bundles = [
     sources: ['apps/portal/src', 'apps/portal/vite.config.ts', 'packages/contracts/src'],
   },
   {
+    workspace: '@concierge/console',
+    output: 'apps/console/dist/server/entry-server.js',
+    sources: ['apps/console/src', 'apps/console/vite.config.ts', 'packages/contracts/src'],
+  },
+  {
     workspace: '@concierge/property-portal',
     output: 'apps/property-portal/dist/client/index.html',
     sources: ['apps/property-portal/src', 'apps/property-portal/index.html', 'packages/oidc-client/src'],

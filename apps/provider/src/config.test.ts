@@ -222,6 +222,7 @@ describe('loadConfig', () => {
     const config = devConfig({ PROVIDER_CLIENTS_FILE: file });
     expect(config.clients.map((client) => client.client_id)).toEqual([
       'concierge-server',
+      'concierge-console',
       'acme-portal',
       'property-portal-demo',
     ]);

@@ -18,6 +18,9 @@ import { z } from 'zod';
  */
 export const DEV_ADMIN_CLIENT_SECRET: (typeof PUBLIC_DEVELOPMENT_SECRETS)[number] =
   'concierge-dev-admin-client-secret';
+/** The console's client (the server's CONSOLE_CLIENT_SECRET in a development run). */
+export const DEV_CONSOLE_CLIENT_SECRET: (typeof PUBLIC_DEVELOPMENT_SECRETS)[number] =
+  'concierge-dev-console-client-secret';
 /** Same idea: the server's development configuration expects this key on incoming webhooks. */
 export const DEV_WEBHOOK_API_KEY: (typeof PUBLIC_DEVELOPMENT_SECRETS)[number] = 'concierge-dev-webhook-key';
 
@@ -129,6 +132,8 @@ const envSchema = z.object({
   PROPERTY_PORTAL_CLIENT_ID: z.string().min(1).default('property-portal-demo'),
   PROVIDER_ADMIN_CLIENT_ID: z.string().min(1).default('concierge-server'),
   PROVIDER_ADMIN_CLIENT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  PROVIDER_CONSOLE_CLIENT_ID: z.string().min(1).default('concierge-console'),
+  PROVIDER_CONSOLE_CLIENT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   PROVIDER_TENANT_NAME: z.string().min(1).default('Concierge (embedded provider)'),
   PROVIDER_TENANT_KEY: z.string().min(1).default('concierge'),
   PROVIDER_SEED_DEMO: booleanFlag.default(true),
@@ -191,6 +196,9 @@ const VARIABLES: VariableDescriptions<
   PROPERTY_PORTAL_CLIENT_ID: "the demo property portal's client id",
   PROVIDER_ADMIN_CLIENT_ID: "the server's client-credentials client",
   PROVIDER_ADMIN_CLIENT_SECRET: "that client's secret (the server's `PROVIDER_ADMIN_CLIENT_SECRET`)",
+  PROVIDER_CONSOLE_CLIENT_ID: "the console's client (the server's `CONSOLE_CLIENT_ID`)",
+  PROVIDER_CONSOLE_CLIENT_SECRET:
+    "that client's secret (the server's `CONSOLE_CLIENT_SECRET`); outside development the console's client exists only with it",
   PROVIDER_TENANT_NAME:
     "the tenant's name: `/tenantinfo/basic`, and the reset e-mail's when its client has none",
   PROVIDER_TENANT_KEY: "the tenant's key (`/tenantinfo/basic`)",
@@ -235,9 +243,10 @@ export const CONFIGURATION_REFERENCE: ConfigurationReference = {
   schema: envSchema,
   variables: VARIABLES,
   requiredOutsideDevelopment: ['DATABASE_URL', ...SECRETS_OUTSIDE_DEVELOPMENT],
-  secrets: [...SECRETS_OUTSIDE_DEVELOPMENT, 'PROVIDER_LOG_HASH_KEY'],
+  secrets: [...SECRETS_OUTSIDE_DEVELOPMENT, 'PROVIDER_LOG_HASH_KEY', 'PROVIDER_CONSOLE_CLIENT_SECRET'],
   developmentDefaults: {
     PROVIDER_ADMIN_CLIENT_SECRET: DEV_ADMIN_CLIENT_SECRET,
+    PROVIDER_CONSOLE_CLIENT_SECRET: DEV_CONSOLE_CLIENT_SECRET,
     PROVIDER_WEBHOOK_API_KEY: DEV_WEBHOOK_API_KEY,
   },
 };
@@ -344,11 +353,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ProviderConfig
     clientId: vars.PROVIDER_ADMIN_CLIENT_ID,
     clientSecret: vars.PROVIDER_ADMIN_CLIENT_SECRET ?? DEV_ADMIN_CLIENT_SECRET,
   };
+  const consoleSecret =
+    vars.PROVIDER_CONSOLE_CLIENT_SECRET ?? (isDevelopment ? DEV_CONSOLE_CLIENT_SECRET : undefined);
   const defaults = defaultClients({
     portalUrl: vars.PORTAL_URL,
     propertyPortalUrl: vars.PROPERTY_PORTAL_URL,
     propertyPortalClientId: vars.PROPERTY_PORTAL_CLIENT_ID,
     adminClient,
+    ...(consoleSecret
+      ? { consoleClient: { clientId: vars.PROVIDER_CONSOLE_CLIENT_ID, clientSecret: consoleSecret } }
+      : {}),
   });
   const extra = vars.PROVIDER_CLIENTS_FILE ? readClientsFile(vars.PROVIDER_CLIENTS_FILE) : [];
   return {
@@ -392,10 +406,12 @@ interface DefaultClientOptions {
   propertyPortalUrl: string;
   propertyPortalClientId: string;
   adminClient: { clientId: string; clientSecret: string };
+  /** The console's confidential client (issue 30), when it has a secret. */
+  consoleClient?: { clientId: string; clientSecret: string };
 }
 
 export function defaultClients(options: DefaultClientOptions): ClientConfig[] {
-  const { portalUrl, propertyPortalUrl, propertyPortalClientId, adminClient } = options;
+  const { portalUrl, propertyPortalUrl, propertyPortalClientId, adminClient, consoleClient } = options;
   return [
     clientSchema.parse({
       client_id: propertyPortalClientId,
@@ -424,6 +440,22 @@ export function defaultClients(options: DefaultClientOptions): ClientConfig[] {
       grant_types: ['client_credentials'],
       scope: ADMIN_SCOPES.join(' '),
     }),
+    ...(consoleClient
+      ? [
+          clientSchema.parse({
+            client_id: consoleClient.clientId,
+            client_secret: consoleClient.clientSecret,
+            client_name: 'Concierge console',
+            token_endpoint_auth_method: 'client_secret_post',
+            grant_types: ['authorization_code'],
+            redirect_uris: [`${portalUrl}/console/callback`],
+            post_logout_redirect_uris: [`${portalUrl}/console/signed-out`],
+            // The office signs in on the portal's own login page, in the default brand.
+            hosted_page_url: `${portalUrl}/login`,
+            required_roles: [],
+          }),
+        ]
+      : []),
   ];
 }
 

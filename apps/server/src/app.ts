@@ -1,4 +1,4 @@
-import { failure } from '@concierge/contracts';
+import { CONSOLE_PATH, failure } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import {
   clientErrorHandler,
@@ -12,6 +12,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { CounterWatch } from './accounts/protection/counter-watch';
 import { createBackgroundJobs } from './background-jobs';
 import type { ServerConfig } from './config';
+import type { ConsoleBuild } from './console/console-document';
 import type { ServerTables } from './db/schema';
 import { installDrain } from './http/drain';
 import { installErrorHandler } from './http/errors';
@@ -24,6 +25,7 @@ import { buildInfoOf } from './observability/build-info';
 import { installServerRequestLog, PROBES, serverLoggerOptions } from './observability/logging';
 import { ServerMetrics } from './observability/metrics';
 import type { Tracing } from './observability/tracing';
+import { ConsoleSignIn } from './provider-client/console-sign-in';
 import type { ProviderClient } from './provider-client/provider-client';
 import { invitationOnArrival } from './registration/invitation-on-arrival';
 import { ADMIN_API_PREFIX, adminRoutes } from './routes/admin';
@@ -34,6 +36,8 @@ import { providerEventRoutes } from './routes/cidaas-webhook/provider-events';
 import { registerUserCall } from './routes/cidaas-webhook/register-user';
 import { requestNewInvitationCall } from './routes/cidaas-webhook/request-new-invitation';
 import { resendActivationCall } from './routes/cidaas-webhook/resend-activation';
+import { consoleAdminActor, consolePreviewCheck } from './routes/console/console-context';
+import { consoleRoutes } from './routes/console/console-routes';
 import { failedLoginCounterRoute } from './routes/failed-login-counter';
 import { healthRoutes } from './routes/health';
 import { loginWithoutRequestRoute } from './routes/login-without-request';
@@ -46,6 +50,7 @@ import { FreshRequestLimit } from './ssr/fresh-request-limit';
 import { PageSignInRequests } from './ssr/page-sign-in-request';
 import { PageTemplates } from './ssr/page-templates';
 import type { PortalBuild } from './ssr/portal-bundle';
+import { type BrandPreviewCheck, BrandPreviews } from './tenants/brand-preview';
 import { SignInRequests } from './tenants/sign-in-requests';
 import type { TenantRegistry } from './tenants/tenant-registry';
 
@@ -57,6 +62,8 @@ export interface ServerDependencies {
   provider: ProviderClient;
   /** Where the outbox sends e-mails (SMTP); the server closes it when it closes. */
   mailTransport: MailTransport;
+  /** The built console (console/console-document.ts), when the configuration has one (CONSOLE_CLIENT_ID). */
+  console?: ConsoleBuild;
   /** The metrics the provider client reports into too (its observer); else the server makes its own. */
   metrics?: ServerMetrics;
   /** Where log lines go instead of standard output (tests). */
@@ -66,6 +73,11 @@ export interface ServerDependencies {
    * object, for theirs); unset, the server makes none and installs no hook for them.
    */
   tracing?: Tracing;
+  /**
+   * Whether a request's console session may preview this tenant's brand drafts
+   * (`?brandPreview=<revision>`, tenants/brand-preview.ts); unset, nobody may.
+   */
+  mayPreviewBrand?: BrandPreviewCheck;
 }
 
 /** The whole server as one Fastify instance, built from its parts; tests drive it with inject(). */
@@ -114,6 +126,13 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
   installJsonNoStore(app);
   await securityHeaders(app, config, () => deps.registry.portalOrigins(), [deps.portal.startScript.hash]);
   const freshRequestLimit = new FreshRequestLimit(config.signInRequestsPerAddressPerMinute);
+  const consoleLifetime = config.console && { idleMs: config.console.idleMs, maxMs: config.console.maxMs };
+  // The console's signed-in users preview their tenants' brand drafts (routes/console/).
+  const brandPreviews = new BrandPreviews(
+    deps.db,
+    deps.mayPreviewBrand ??
+      (consoleLifetime ? consolePreviewCheck({ db: deps.db, config, lifetime: consoleLifetime }) : undefined),
+  );
   const pages = {
     build: deps.portal,
     runtime: config.runtime,
@@ -124,6 +143,7 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
     mayObtainFreshRequest: (ip: string) => freshRequestLimit.take(ip),
     arrivalOutcome: async (path: string, query: Record<string, unknown>) =>
       path === '/register' ? invitationOnArrival(deps.db, query) : undefined,
+    brandPreviews,
   };
 
   installErrorHandler(app, {
@@ -142,7 +162,11 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
   await app.register(runtimeConfigRoute, { runtime: config.runtime, registry: deps.registry });
   await app.register(portalPageRoutes, pages);
   await app.register(loginWithoutRequestRoute);
-  await app.register(brandRoutes, { registry: deps.registry, fallbackEnvironment: config.runtime.env });
+  await app.register(brandRoutes, {
+    registry: deps.registry,
+    fallbackEnvironment: config.runtime.env,
+    previews: brandPreviews,
+  });
   await app.register(providerEventRoutes, {
     db: deps.db,
     registry: deps.registry,
@@ -182,6 +206,28 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
       config,
       tokens: config.adminApiTokens,
       metrics,
+      ...(consoleLifetime
+        ? { consoleActor: consoleAdminActor({ db: deps.db, config, lifetime: consoleLifetime }) }
+        : {}),
+    });
+  }
+  if (config.console && consoleLifetime) {
+    if (!deps.console) throw new Error('CONSOLE_CLIENT_ID is set, but the console build was not loaded');
+    await app.register(consoleRoutes, {
+      db: deps.db,
+      provider: deps.provider,
+      registry: deps.registry,
+      config,
+      build: deps.console,
+      lifetime: consoleLifetime,
+      signIn: new ConsoleSignIn({
+        issuer: config.providerUrl,
+        clientId: config.console.clientId,
+        clientSecret: config.console.clientSecret,
+        redirectUri: `${config.portalUrl}${CONSOLE_PATH}/callback`,
+        signedOutUri: `${config.portalUrl}${CONSOLE_PATH}/signed-out`,
+        timeoutMs: config.providerCalls.timeoutMs,
+      }),
     });
   }
   const backgroundJobs = createBackgroundJobs({

@@ -82,7 +82,26 @@ const envSchema = z.object({
    * outside development that API is off.
    */
   ADMIN_API_TOKEN: rotatableSecret.optional(),
+  /**
+   * The console's client at the provider (a confidential client with the authorization code flow and
+   * PKCE, its redirect URI `PORTAL_URL/console/callback`); without it outside development the console
+   * is off (404). Its secret must be set with it.
+   */
+  CONSOLE_CLIENT_ID: z.string().min(1).max(200).optional(),
+  CONSOLE_CLIENT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** The provider roles that open the console (console/console-roles.ts). */
+  CONSOLE_OPERATOR_ROLE: z.string().min(1).max(100).default('concierge_operator'),
+  CONSOLE_MANAGER_ROLE: z.string().min(1).max(100).default('concierge_manager'),
+  /** A console session ends after this many idle minutes, and in any case this many hours after sign-in. */
+  CONSOLE_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
+  CONSOLE_SESSION_HOURS: z.coerce.number().int().min(1).max(24).default(10),
   PORTAL_DIST_DIR: z.string().default(fileURLToPath(new URL('../../portal/dist', import.meta.url))),
+  CONSOLE_DIST_DIR: z.string().default(fileURLToPath(new URL('../../console/dist', import.meta.url))),
   /** Whose X-Forwarded-* to believe (trustProxyOf): `false`, `true`, a hop count, or proxy addresses. */
   TRUST_PROXY: z
     .string()
@@ -166,6 +185,15 @@ const VARIABLES: VariableDescriptions<typeof envSchema, 'CONCIERGE_DEV' | 'DATAB
     "the tenant registry; its folder holds the tenants' logos and stylesheets; a changed file is loaded without a restart ([Tenants and brands](tenants.md))",
   PROVIDER_ADMIN_CLIENT_ID: "the server's client-credentials client at the provider, for its admin API",
   PROVIDER_ADMIN_CLIENT_SECRET: "that client's secret ([cidaas set-up](cidaas-setup.md))",
+  CONSOLE_CLIENT_ID:
+    "the console's OIDC client at the provider (authorization code with PKCE, redirect URI `PORTAL_URL/console/callback`); unset: no console ([cidaas set-up](cidaas-setup.md#10-console))",
+  CONSOLE_CLIENT_SECRET: "that client's secret; set with `CONSOLE_CLIENT_ID`",
+  CONSOLE_OPERATOR_ROLE: 'the provider role of an operator: the console shows them every tenant',
+  CONSOLE_MANAGER_ROLE:
+    'the provider role of a property manager: the console shows them the tenants named by their provider groups',
+  CONSOLE_IDLE_MINUTES: 'a console session ends after this many minutes without a request',
+  CONSOLE_SESSION_HOURS: 'and in any case this many hours after its sign-in',
+  CONSOLE_DIST_DIR: "the console's build (`npm run build`)",
   WEBHOOK_API_KEY:
     "the key cidaas's webhooks carry ([cidaas set-up](cidaas-setup.md)); during a rotation two, separated by a comma — both are accepted ([Rotating a secret](#rotating-a-secret))",
   WEBHOOK_API_KEY_HEADER: 'the header the webhooks carry their key in',
@@ -252,6 +280,21 @@ export interface ServerConfig {
   activationLinkTtlHours: number;
   /** The operators' admin API tokens (two while one is rotated); none turns the admin API off (404). */
   adminApiTokens: string[];
+  /**
+   * The console (issue 30): its client at the provider, the roles that open it and how long a
+   * session lasts; undefined: no console (CONSOLE_CLIENT_ID unset).
+   */
+  console:
+    | {
+        clientId: string;
+        clientSecret: string;
+        distDir: string;
+        operatorRole: string;
+        managerRole: string;
+        idleMs: number;
+        maxMs: number;
+      }
+    | undefined;
   /** At most this many fresh sign-in requests a minute for one client address and instance. */
   signInRequestsPerAddressPerMinute: number;
   /** The rate limits of the portal's calls, per-address ones scaled by ADDRESS_LIMITS_FACTOR. */
@@ -294,6 +337,8 @@ const DEVELOPMENT_DEFAULTS = {
   PROVIDER_ADMIN_CLIENT_SECRET: 'concierge-dev-admin-client-secret',
   WEBHOOK_API_KEY: 'concierge-dev-webhook-key',
   ADMIN_API_TOKEN: 'concierge-dev-admin-token',
+  CONSOLE_CLIENT_ID: 'concierge-console',
+  CONSOLE_CLIENT_SECRET: 'concierge-dev-console-client-secret',
   FORM_SECRET: 'concierge-dev-form-secret',
   RESET_LINK_LIFETIME_MINUTES: String(DEFAULT_RESET_LINK_LIFETIME_MINUTES),
 } as const;
@@ -318,6 +363,7 @@ const SECRETS = [
   'WEBHOOK_API_KEY',
   'ADMIN_API_TOKEN',
   'FORM_SECRET',
+  'CONSOLE_CLIENT_SECRET',
 ] as const;
 /** Those that take two values while rotated (rotatableSecret): each value must be strong. */
 const ROTATABLE_SECRETS: ReadonlySet<string> = new Set(['WEBHOOK_API_KEY', 'ADMIN_API_TOKEN', 'FORM_SECRET']);
@@ -373,6 +419,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     throw new Error(`Invalid server configuration:\n  ${problems.join('\n  ')}`);
   }
   const values = parsed.data;
+  if ((values.CONSOLE_CLIENT_ID === undefined) !== (values.CONSOLE_CLIENT_SECRET === undefined)) {
+    throw new Error(
+      'Invalid server configuration:\n  CONSOLE_CLIENT_ID, CONSOLE_CLIENT_SECRET: set both (the console) or neither',
+    );
+  }
   const isProduction = !isDevelopment || values.NODE_ENV === 'production';
   return {
     host: values.HOST,
@@ -405,6 +456,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
     activationLinkTtlHours: values.ACTIVATION_LINK_TTL_HOURS,
     adminApiTokens: values.ADMIN_API_TOKEN ?? [],
+    console:
+      values.CONSOLE_CLIENT_ID && values.CONSOLE_CLIENT_SECRET
+        ? {
+            clientId: values.CONSOLE_CLIENT_ID,
+            clientSecret: values.CONSOLE_CLIENT_SECRET,
+            distDir: values.CONSOLE_DIST_DIR,
+            operatorRole: values.CONSOLE_OPERATOR_ROLE,
+            managerRole: values.CONSOLE_MANAGER_ROLE,
+            idleMs: values.CONSOLE_IDLE_MINUTES * 60_000,
+            maxMs: values.CONSOLE_SESSION_HOURS * 3_600_000,
+          }
+        : undefined,
     signInRequestsPerAddressPerMinute: values.SIGN_IN_REQUESTS_PER_ADDRESS_PER_MINUTE,
     rateLimits: scaleAddressLimits(values.ADDRESS_LIMITS_FACTOR),
     adminQuotas: {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 // imports another feature; what several features use lives in a shared folder, which imports no
 // feature. routes/, cli/, test-support/ and the files at the top (app.ts, main.ts, background jobs)
 // wire the features together and may import any of them.
-const FEATURES = ['activation', 'admin', 'failed-logins', 'password-reset', 'registration'];
+const FEATURES = ['activation', 'admin', 'console', 'failed-logins', 'password-reset', 'registration'];
 const SHARED = [
   'accounts',
   'db',

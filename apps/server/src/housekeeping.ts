@@ -4,6 +4,7 @@ import { pruneActivations } from './accounts/issue-activation';
 import { pruneAccountProtection } from './accounts/protection/account-row';
 import { pruneSurplusFailures } from './accounts/protection/prune-failures';
 import { pruneAdminAudit } from './admin/audit-log';
+import { pruneConsole, type SessionLifetime } from './console/console-sessions';
 import type { ServerTables } from './db/schema';
 import { pruneRateLimits } from './http/rate-limit';
 import { pruneMailOutbox } from './outbox/mail-outbox';
@@ -23,6 +24,7 @@ const HOUSEKEEPING_INTERVAL_MS = 5 * 60 * 1000;
  * - mail_outbox: sent e-mails after SENT_MAIL_RETENTION_DAYS (7 by default), undeliverable ones
  *   after 30;
  * - activations: 30 days after the link expired;
+ * - console_sign_ins: after 10 minutes; console_sessions: a day after they ended;
  * - admin_audit: after AUDIT_RETENTION_DAYS (400 by default): long enough to answer for a year's
  *   letters and invitations, not for ever, since a row may name an account's e-mail.
  *
@@ -42,6 +44,7 @@ export async function runHousekeeping(
   await pruneMailOutbox(db, settings.sentMailRetentionDays);
   await pruneActivations(db);
   await pruneAdminAudit(db, settings.auditRetentionDays);
+  if (settings.consoleSessions) await pruneConsole(db, settings.consoleSessions);
 }
 
 /** The retentions an operator sets (config.ts); the others are fixed beside their prunes. */
@@ -50,6 +53,8 @@ export interface HousekeepingSettings {
   sentMailRetentionDays: number;
   /** Days an admin action's audit row is kept. */
   auditRetentionDays: number;
+  /** The console's session lifetimes; undefined without a console. */
+  consoleSessions?: SessionLifetime;
 }
 
 /**

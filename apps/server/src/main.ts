@@ -3,6 +3,7 @@ import { type MetricsServer, startMetricsServer } from '@concierge/observability
 import type { FastifyBaseLogger } from 'fastify';
 import { buildServer } from './app';
 import { loadConfig } from './config';
+import { loadConsoleBuild } from './console/console-document';
 import { migrations, SERVER_SCHEMA } from './db/migrations';
 import type { ServerTables } from './db/schema';
 import { startHousekeeping } from './housekeeping';
@@ -13,6 +14,7 @@ import { logStart } from './observability/start-line';
 import { tracingToCollector } from './observability/tracing';
 import { ProviderClient } from './provider-client/provider-client';
 import { loadPortalBuild } from './ssr/portal-bundle';
+import { startBrandSync } from './tenants/brand-sync';
 import { loadTenantRegistry } from './tenants/load-registry';
 import { watchTenantRegistry } from './tenants/watch-registry';
 
@@ -27,6 +29,7 @@ const config = (() => {
 })();
 const registry = await loadTenantRegistry(config.tenantsFile, { portalUrl: config.portalUrl });
 const portal = await loadPortalBuild(config.portalDistDir);
+const consoleBuild = config.console ? await loadConsoleBuild(config.console.distDir) : undefined;
 // The pool reports a broken idle connection (PostgreSQL restarted), and the traces' exporter a
 // collector that refuses them, also before the app's logger exists.
 let log: FastifyBaseLogger | undefined;
@@ -58,6 +61,7 @@ const provider = new ProviderClient({
 const app = await buildServer(config, {
   db: database.db,
   portal,
+  ...(consoleBuild ? { console: consoleBuild } : {}),
   registry,
   provider,
   mailTransport: createMailTransport(config.mail),
@@ -73,9 +77,21 @@ const stopWatchingTenants = await watchTenantRegistry(
   { portalUrl: config.portalUrl },
   app.log,
 );
+// The brands published from the console, read before the server listens; every instance takes a
+// publish within about two seconds (tenants/brand-sync.ts).
+const brandSync = await startBrandSync({
+  db: database.db,
+  registry,
+  databaseUrl: databaseLocation.url,
+  schema: database.schema,
+  log: app.log,
+});
 const stopHousekeeping = startHousekeeping(database.db, app.log, {
   sentMailRetentionDays: config.sentMailRetentionDays,
   auditRetentionDays: config.auditRetentionDays,
+  ...(config.console
+    ? { consoleSessions: { idleMs: config.console.idleMs, maxMs: config.console.maxMs } }
+    : {}),
 });
 
 // After the drain, how long requests still under way may take before their connections are cut.
@@ -119,6 +135,7 @@ async function shutdown(signal: NodeJS.Signals) {
   clearTimeout(deadline);
   await metricsServer?.close();
   stopWatchingTenants();
+  await brandSync.stop();
   await stopHousekeeping();
   await database.close();
   // Last, when every request's span has ended: what is still queued goes to the collector.

@@ -25,6 +25,7 @@ export const PUBLIC_DEVELOPMENT_SECRETS = [
   'concierge-dev-webhook-key',
   'concierge-dev-admin-client-secret',
   'concierge-dev-form-secret',
+  'concierge-dev-console-client-secret',
 ] as const;
 
 export const MIN_SECRET_LENGTH = 16;

@@ -1,4 +1,6 @@
+export * from './admin-api';
 export * from './configuration-reference';
+export * from './console-seam';
 export * from './contrast';
 export * from './development-switch';
 export * from './durations';

@@ -47,6 +47,8 @@ export interface MigrationReport {
 export interface Database<DB> {
   db: Kysely<DB>;
   schema: string;
+  /** Where it is: what a connection of its own (a LISTEN) connects to. */
+  url: string;
   /** For the start's log line: an upgrade's migrations show there (docs/operations.md, "Upgrading"). */
   migrations: MigrationReport;
   close(): Promise<void>;
@@ -86,7 +88,7 @@ export async function openDatabase<DB>(options: OpenDatabaseOptions): Promise<Da
     await db.destroy();
     throw error;
   }
-  return { db, schema, migrations: report, close: () => db.destroy() };
+  return { db, schema, url: location.url, migrations: report, close: () => db.destroy() };
 }
 
 /**

@@ -168,4 +168,13 @@ export const migrations: Record<string, Migration> = {
       await sql`create index oidc_payloads_account on oidc_payloads ((payload->>'accountId'))`.execute(db);
     },
   },
+  '0010_user_groups': {
+    async up(db) {
+      // The console's property managers manage the tenants their groups name (issue 30).
+      await db.schema
+        .alterTable('users')
+        .addColumn('groups', 'jsonb', (column) => column.notNull().defaultTo(sql`'[]'::jsonb`))
+        .execute();
+    },
+  },
 };

@@ -24,6 +24,8 @@ export interface UsersTable {
   locale: string | null;
   mobile_number: string | null;
   roles: ColumnType<string[], string | undefined, string>;
+  /** cidaas's groups of the user and their roles in each (`groups[{ groupId, roles }]`). */
+  groups: ColumnType<{ groupId: string; roles: string[] }[], string | undefined, string>;
   /** Wrong passwords since the last success or unlock; may block (config PROVIDER_BLOCK_AFTER_FAILURES). */
   failed_login_attempts: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;

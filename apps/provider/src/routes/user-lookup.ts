@@ -81,7 +81,7 @@ function profileOf(user: User) {
     },
     customFields: {},
     roles: user.roles,
-    groups: [],
+    groups: user.groups,
   };
 }
 

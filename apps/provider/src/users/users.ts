@@ -21,6 +21,7 @@ export interface NewUser {
   locale?: string | null;
   mobile_number?: string | null;
   roles?: string[];
+  groups?: { groupId: string; roles: string[] }[];
 }
 
 export type CreateUserResult = { isCreated: true; sub: string } | { isCreated: false; reason: 'email_taken' };
@@ -41,6 +42,7 @@ export async function createUser(db: ProviderDb, input: NewUser): Promise<Create
       locale: input.locale ?? null,
       mobile_number: input.mobile_number ?? null,
       roles: JSON.stringify(input.roles ?? []),
+      groups: JSON.stringify(input.groups ?? []),
     })
     // The unique e-mail decides between parallel registrations; no read-then-write race.
     .onConflict((conflict) => conflict.column('email').doNothing())
@@ -109,8 +111,42 @@ export const DEMO_USER = {
   locale: 'de',
 } as const satisfies NewUser;
 
+/**
+ * The console's demo people (issue 30): an operator, who sees every tenant, and the property managers
+ * of the tenants demo and lacleman, by the roles and the group the server's defaults read (CONSOLE_OPERATOR_ROLE,
+ * CONSOLE_MANAGER_ROLE; a group per tenant, named by its subdomain).
+ */
+export const DEMO_CONSOLE_USERS = [
+  {
+    email: 'operator@concierge.test',
+    password: 'Operator-Passw0rd!',
+    given_name: 'Olivia',
+    family_name: 'Operator',
+    locale: 'en',
+    roles: ['concierge_operator'],
+  },
+  {
+    email: 'verwaltung@concierge.test',
+    password: 'Verwaltung-Passw0rd!',
+    given_name: 'Vera',
+    family_name: 'Verwalterin',
+    locale: 'de',
+    groups: [{ groupId: 'demo', roles: ['concierge_manager'] }],
+  },
+  {
+    email: 'gerance@concierge.test',
+    password: 'Gerance-Passw0rd!',
+    given_name: 'Gaëlle',
+    family_name: 'Gérante',
+    locale: 'fr',
+    groups: [{ groupId: 'lacleman', roles: ['concierge_manager'] }],
+  },
+] satisfies NewUser[];
+
 /** Idempotent: an existing demo user (maybe with a changed password or status) is left alone. */
 export async function seedDemoUser(db: ProviderDb): Promise<void> {
-  if (await findUserByEmail(db, DEMO_USER.email)) return;
-  await createUser(db, DEMO_USER);
+  const users: readonly NewUser[] = [DEMO_USER, ...DEMO_CONSOLE_USERS];
+  for (const user of users) {
+    if (!(await findUserByEmail(db, user.email))) await createUser(db, user);
+  }
 }

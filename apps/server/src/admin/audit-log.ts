@@ -1,7 +1,7 @@
+import type { AdminAuditEntry, AdminAuditPage } from '@concierge/contracts';
 import type { Kysely, Selectable } from '@concierge/database';
 import type { AdminAuditAction, AdminAuditOutcome, AdminAuditTable, ServerTables } from '../db/schema';
 import type { AdminActor } from './admin-auth';
-import type { AdminAuditEntry, AdminAuditPage } from './admin-schemas';
 
 export interface AdminChange {
   action: AdminAuditAction;
@@ -28,6 +28,8 @@ export async function recordAdminChange(
     .values({
       at: new Date(),
       token_fingerprint: actor.tokenFingerprint,
+      user_email: actor.user?.email ?? null,
+      user_sub: actor.user?.sub ?? null,
       request_id: actor.requestId,
       action: change.action,
       tenant: change.tenant,
@@ -38,13 +40,20 @@ export async function recordAdminChange(
     .execute();
 }
 
-/** A page of the log, newest first, optionally one tenant's; `before` continues from a page's `next`. */
+/**
+ * A page of the log, newest first, optionally one tenant's; `before` continues from a page's `next`.
+ * `tenants` narrows it to a property manager's tenants (an unlock, which is no tenant's, is then left out).
+ */
 export async function listAdminChanges(
   db: Kysely<ServerTables>,
-  filter: { tenant?: string; limit: number; before?: number },
+  filter: { tenant?: string; tenants?: 'all' | readonly string[]; limit: number; before?: number },
 ): Promise<AdminAuditPage> {
   let query = db.selectFrom('admin_audit').selectAll();
   if (filter.tenant) query = query.where('tenant', '=', filter.tenant);
+  if (filter.tenants && filter.tenants !== 'all') {
+    if (filter.tenants.length === 0) return { entries: [], next: null };
+    query = query.where('tenant', 'in', filter.tenants);
+  }
   if (filter.before !== undefined) query = query.where('id', '<', String(filter.before));
   // One more than asked for tells whether an older page exists.
   const rows = await query
@@ -68,6 +77,7 @@ function toEntry(row: Selectable<AdminAuditTable>): AdminAuditEntry {
     id: Number(row.id),
     at: row.at.toISOString(),
     token: row.token_fingerprint,
+    user: row.user_email,
     requestId: row.request_id,
     action: row.action,
     tenant: row.tenant,

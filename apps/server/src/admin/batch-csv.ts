@@ -1,4 +1,4 @@
-import type { AdminBatchCode } from './admin-schemas';
+import type { AdminBatchCode } from '@concierge/contracts';
 import { toCsv } from './csv';
 
 /** A batch's codes as the letters' mail merge reads them: one line per unit (GET /batches/:id/export). */

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminAuditEntry, AdminBatchCode, AdminBatchDetail, TenantFigures } from '@concierge/contracts';
+import { closePdf, qrCodeOf, readPdf, textOf } from '@concierge/test-support/pdf-reader';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { recordSignInSuccess } from '../accounts/protection/sign-in-events';
 import { claimRegistrationCode, releaseRegistrationCode } from '../accounts/registration-codes';
 import {
@@ -12,11 +14,9 @@ import {
 } from '../test-support/account-fixtures';
 import { adminApi, countCodes as codesOf } from '../test-support/admin-api';
 import { startAtAFullHour } from '../test-support/clock';
-import { qrCodeOf, readPdf, textOf } from '../test-support/pdf-reader';
 import { seedAccountProtection } from '../test-support/protection-fixtures';
 import { providerUserOf } from '../test-support/provider-users';
 import { startTestServer } from '../test-support/test-server';
-import type { AdminAuditEntry, AdminBatchCode, AdminBatchDetail, TenantFigures } from './admin-schemas';
 import { parseCsv } from './csv';
 
 // Issue 30 through the admin API, as the office meets it: a building's letters, what became of each,
@@ -387,6 +387,7 @@ describe('a batch of codes for the units of a building', () => {
     expect(response.headers['content-type']).toBe('application/pdf');
     expect(response.headers['cache-control']).toBe('no-store');
     const pdf = await readPdf(response.rawPayload);
+    onTestFinished(() => closePdf(pdf));
     // In the order of the units, the registered one left out.
     expect(pdf.numPages).toBe(2);
     expect(await textOf(pdf, 1)).toContain(one.code);

@@ -1,10 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@concierge/contracts';
-import type { Kysely, Selectable } from '@concierge/database';
-import type { ServerConfig } from '../config';
-import type { CodeBatchesTable, ServerTables } from '../db/schema';
-import { AppError } from '../http/errors';
-import type { AdminActor } from './admin-auth';
 import type {
   AdminBatch,
   AdminBatchCode,
@@ -12,7 +6,13 @@ import type {
   AdminBatchRevocation,
   AdminList,
   CodeFigures,
-} from './admin-schemas';
+} from '@concierge/contracts';
+import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@concierge/contracts';
+import type { Kysely, Selectable } from '@concierge/database';
+import type { ServerConfig } from '../config';
+import type { CodeBatchesTable, ServerTables } from '../db/schema';
+import { AppError } from '../http/errors';
+import { type AdminActor, requireTenant } from './admin-auth';
 import { recordAdminChange } from './audit-log';
 import { codeFactColumns, countFigures, stateOf, toFigures } from './code-states';
 import { insertCodes, toAdminCode } from './codes-admin';
@@ -57,6 +57,7 @@ export async function createCodeBatch(
     // The code's own copy: the claim checks it on the code's row (accounts/registration-codes.ts).
     expires_at: batch.expires_at,
   }));
+  requireTenant(actor, input.tenant);
   const created = await deps.db.transaction().execute(async (trx) => {
     await trx.insertInto('code_batches').values(batch).execute();
     const inserted = await insertCodes(trx, rows);
@@ -81,10 +82,11 @@ export async function createCodeBatch(
 /** Newest first, each with its figures (one statement for the figures of the whole page). */
 export async function listCodeBatches(
   db: Kysely<ServerTables>,
-  filter: { tenant?: string; limit: number; offset: number },
+  filter: { tenant?: string; tenants: AdminActor['tenants']; limit: number; offset: number },
 ): Promise<AdminList<AdminBatch>> {
   let query = db.selectFrom('code_batches');
   if (filter.tenant) query = query.where('tenant', '=', filter.tenant);
+  if (filter.tenants !== 'all') query = query.where('tenant', 'in', [...filter.tenants, '']);
   const batches = await query
     .selectAll()
     .orderBy('created_at', 'desc')
@@ -106,10 +108,15 @@ export async function listCodeBatches(
 }
 
 /** The batch and every code with its state, in the order of the units; 404 for an unknown batch. */
-export async function showCodeBatch(deps: BatchDeps, id: string): Promise<AdminBatchDetail> {
+export async function showCodeBatch(
+  deps: BatchDeps,
+  id: string,
+  actor: Pick<AdminActor, 'tenants'>,
+): Promise<AdminBatchDetail> {
   const { db, config } = deps;
   const batch = await db.selectFrom('code_batches').selectAll().where('id', '=', id).executeTakeFirst();
   if (!batch) throw batchNotFound();
+  requireTenant(actor, batch.tenant);
   const at = new Date();
   const codes = await db
     .selectFrom('registration_codes')
@@ -145,6 +152,7 @@ export async function revokeCodeBatch(
       .forUpdate()
       .executeTakeFirst();
     if (!batch) throw batchNotFound();
+    requireTenant(actor, batch.tenant);
     const now = new Date();
     // One conditional update: a claim of the same code waits for it, or it for the claim.
     const codes = await trx
@@ -179,7 +187,7 @@ export async function revokeCodeBatch(
     });
     return codes.length;
   });
-  return { ...(await showCodeBatch(deps, id)), revoked };
+  return { ...(await showCodeBatch(deps, id, actor)), revoked };
 }
 
 const UNIT_ORDER = new Intl.Collator('de-CH', { numeric: true });

@@ -1,6 +1,6 @@
+import type { CodeFigures, CodeState } from '@concierge/contracts';
 import { type Kysely, sql } from '@concierge/database';
 import type { RegistrationCodeStatus, ServerTables } from '../db/schema';
-import type { CodeFigures, CodeState } from './admin-schemas';
 
 // What became of a code after its letter went out, from Concierge's own records only: the provider
 // is never asked (a batch of 2000 codes would be 2000 calls), and every fact below is a subquery of

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { AdminCode, AdminList } from '@concierge/contracts';
 import type { Insertable, Kysely, Selectable } from '@concierge/database';
 import type { RegistrationCodeStatus, RegistrationCodesTable, ServerTables } from '../db/schema';
 import { AppError } from '../http/errors';
 import { registerLink } from '../mail/links';
-import type { AdminActor } from './admin-auth';
-import type { AdminCode, AdminList } from './admin-schemas';
+import { type AdminActor, requireTenant } from './admin-auth';
 import { recordAdminChange } from './audit-log';
 
 // PostgreSQL takes at most 65535 parameters per statement: at most 10 per row (a batch's code), well
@@ -44,6 +44,7 @@ export async function createRegistrationCodes(
   input: { tenant: string; count: number },
   actor: AdminActor,
 ): Promise<Selectable<RegistrationCodesTable>[]> {
+  requireTenant(actor, input.tenant);
   const createdAt = new Date();
   const rows = Array.from({ length: input.count }, () => ({
     code: randomUUID(),
@@ -66,10 +67,17 @@ export async function createRegistrationCodes(
 
 export async function listRegistrationCodes(
   db: Kysely<ServerTables>,
-  filter: { tenant?: string; status?: RegistrationCodeStatus; limit: number; offset: number },
+  filter: {
+    tenant?: string;
+    tenants: AdminActor['tenants'];
+    status?: RegistrationCodeStatus;
+    limit: number;
+    offset: number;
+  },
 ): Promise<AdminList<Selectable<RegistrationCodesTable>>> {
   let query = db.selectFrom('registration_codes');
   if (filter.tenant) query = query.where('tenant', '=', filter.tenant);
+  if (filter.tenants !== 'all') query = query.where('tenant', 'in', [...filter.tenants, '']);
   if (filter.status) query = query.where('status', '=', filter.status);
   const items = await query
     .selectAll()
@@ -101,6 +109,7 @@ export async function revokeRegistrationCode(
       .forUpdate()
       .executeTakeFirst();
     if (!row) throw new AppError(404, 'code_not_found', 'No registration code like this exists.');
+    requireTenant(actor, row.tenant);
     const audit = (outcome: 'changed' | 'unchanged') =>
       recordAdminChange(trx, actor, { action: 'code.revoke', tenant: row.tenant, target: code, outcome });
     if (row.status === 'revoked') {
@@ -160,6 +169,7 @@ export async function revokeRegistrationCodes(
         `${unknown.length} of the codes do not exist: ${unknown.join(', ')}. Nothing was revoked.`,
       );
     }
+    for (const row of rows) requireTenant(actor, row.tenant);
     const registered = rows.filter((row) => row.status === 'pending' || row.status === 'used');
     if (registered.length > 0) {
       throw new AppError(

@@ -1,7 +1,7 @@
+import type { TenantFigures } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import { invitationsWithCodes, openAt } from '../accounts/invitations';
 import type { ServerTables } from '../db/schema';
-import type { TenantFigures } from './admin-schemas';
 import { countFigures, toFigures } from './code-states';
 
 /**

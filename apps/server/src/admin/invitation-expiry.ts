@@ -59,3 +59,16 @@ export function invitationExpiry(sentAt: Date, validityDays: number): Date {
 export function lastValidDay(expiresAt: Date): Date {
   return new Date(expiresAt.getTime() - 1);
 }
+
+/**
+ * The end of a day an office names (`2027-03-31`: a batch's letters register up to and including
+ * it): midnight in Zurich after it. Undefined for text that is no such day.
+ */
+export function endOfSwissDay(isoDate: string): Date | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
+  if (!match) return undefined;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  return startOfSwissDay(year, month, day + 1);
+}

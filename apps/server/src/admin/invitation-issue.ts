@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Language } from '@concierge/contracts';
+import type { AdminInvitation, Language } from '@concierge/contracts';
 import { type Kysely, sql } from '@concierge/database';
 import { settleInvitationRequests } from '../accounts/invitation-requests';
 import { invitationsWithCodes } from '../accounts/invitations';
@@ -11,7 +11,6 @@ import { mailBrand } from '../mail/mail-brand';
 import { enqueueMail } from '../outbox/mail-outbox';
 import type { TenantEntry } from '../tenants/registry-file';
 import type { TenantRegistry } from '../tenants/tenant-registry';
-import type { AdminInvitation } from './admin-schemas';
 import { invitationExpiry, lastValidDay } from './invitation-expiry';
 
 // What making and voiding an invitation take, inside the caller's transaction: creating one and

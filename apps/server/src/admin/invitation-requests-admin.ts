@@ -1,6 +1,7 @@
+import type { AdminInvitationRequest, AdminList } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import type { ServerTables } from '../db/schema';
-import type { AdminInvitationRequest, AdminList } from './admin-schemas';
+import type { AdminActor } from './admin-auth';
 
 /**
  * The invitees' requests for a new invitation that no new invitation has answered yet, oldest first
@@ -8,10 +9,11 @@ import type { AdminInvitationRequest, AdminList } from './admin-schemas';
  */
 export async function listOpenInvitationRequests(
   db: Kysely<ServerTables>,
-  filter: { tenant?: string; limit: number; offset: number },
+  filter: { tenant?: string; tenants: AdminActor['tenants']; limit: number; offset: number },
 ): Promise<AdminList<AdminInvitationRequest>> {
   let query = db.selectFrom('invitation_requests').where('handled_at', 'is', null);
   if (filter.tenant) query = query.where('tenant', '=', filter.tenant);
+  if (filter.tenants !== 'all') query = query.where('tenant', 'in', [...filter.tenants, '']);
   const rows = await query
     .select(['id', 'tenant', 'email', 'invitation_id', 'created_at'])
     .orderBy('created_at')

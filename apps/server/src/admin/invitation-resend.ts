@@ -1,9 +1,9 @@
+import type { AdminInvitationResend } from '@concierge/contracts';
 import { FALLBACK_LANGUAGE, isLanguage } from '@concierge/contracts';
 import { findCodeHeldByEmail } from '../accounts/registration-codes';
 import { AppError } from '../http/errors';
-import type { AdminActor } from './admin-auth';
+import { type AdminActor, requireTenant } from './admin-auth';
 import { takeAdminQuota } from './admin-quotas';
-import type { AdminInvitationResend } from './admin-schemas';
 import { recordAdminChange } from './audit-log';
 import { issueInvitation, lockInvitee, voidOpenInvitations } from './invitation-issue';
 import { adminInvitationById } from './invitation-rows';
@@ -31,6 +31,7 @@ export async function resendInvitation(
       .where('id', '=', id)
       .executeTakeFirst();
     if (!named) throw new AppError(404, 'invitation_not_found', 'No invitation with this id exists.');
+    requireTenant(actor, named.tenant);
     // The person first, then the row, in the order creating an invitation takes them.
     await lockInvitee(trx, named);
     const previous = await lockedInvitation(trx, id);

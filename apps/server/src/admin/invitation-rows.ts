@@ -1,3 +1,4 @@
+import type { AdminInvitation } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import {
   INVITATION_STATE_COLUMNS,
@@ -6,7 +7,6 @@ import {
 } from '../accounts/invitations';
 import type { ServerTables } from '../db/schema';
 import { invitationLink } from '../mail/links';
-import type { AdminInvitation } from './admin-schemas';
 
 // An invitation as the admin API shows it: its row with its code's state and expiry.
 

@@ -1,9 +1,9 @@
+import type { AdminInvitation, AdminInvitationResend } from '@concierge/contracts';
 import { writtenDate } from '@concierge/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeRow, outboxFor, postPortalCall, register, uniqueEmail } from '../test-support/account-fixtures';
 import { adminApi } from '../test-support/admin-api';
 import { startTestServer } from '../test-support/test-server';
-import type { AdminInvitation, AdminInvitationResend } from './admin-schemas';
 import { lastValidDay } from './invitation-expiry';
 
 // Issue 30: invitations expire, a re-send or a newer invitation voids the older one, and the invitee

@@ -1,3 +1,4 @@
+import type { AdminInvitation, AdminList } from '@concierge/contracts';
 import { FALLBACK_LANGUAGE, type Language } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import { invitationsWithCodes } from '../accounts/invitations';
@@ -6,8 +7,7 @@ import type { ServerConfig } from '../config';
 import type { ServerTables } from '../db/schema';
 import { AppError } from '../http/errors';
 import type { TenantRegistry } from '../tenants/tenant-registry';
-import type { AdminActor } from './admin-auth';
-import type { AdminInvitation, AdminList } from './admin-schemas';
+import { type AdminActor, requireTenant } from './admin-auth';
 import { recordAdminChange } from './audit-log';
 import {
   type InvitationIssueDeps,
@@ -36,6 +36,7 @@ export async function createInvitation(
   actor: AdminActor,
 ): Promise<AdminInvitation> {
   const { db, registry } = deps;
+  requireTenant(actor, input.tenant);
   const entry = registry.bySubdomain(input.tenant);
   if (!entry) throw new AppError(400, 'unknown_tenant', `No tenant with the subdomain "${input.tenant}".`);
   if (await findCodeHeldByEmail(db, input.email)) {
@@ -72,14 +73,22 @@ export async function createInvitation(
 
 export async function listInvitations(
   deps: Pick<InvitationDeps, 'db' | 'config'>,
-  filter: { tenant?: string; limit: number; offset: number },
+  filter: {
+    tenant?: string;
+    tenants: AdminActor['tenants'];
+    limit: number;
+    offset: number;
+    /** The console's order (the one just sent first); the API's is oldest first. */
+    newestFirst?: boolean;
+  },
 ): Promise<AdminList<AdminInvitation>> {
   const { db, config } = deps;
   let query = invitationsWithCodes(db);
   if (filter.tenant) query = query.where('invitations.tenant', '=', filter.tenant);
+  if (filter.tenants !== 'all') query = query.where('invitations.tenant', 'in', [...filter.tenants, '']);
   const rows = await query
     .select(invitationColumns)
-    .orderBy('invitations.created_at')
+    .orderBy('invitations.created_at', filter.newestFirst ? 'desc' : 'asc')
     .orderBy('invitations.id')
     .limit(filter.limit)
     .offset(filter.offset)
@@ -101,6 +110,7 @@ export async function revokeInvitation(
   const { db, config } = deps;
   return db.transaction().execute(async (trx) => {
     const invitation = await lockedInvitation(trx, id);
+    requireTenant(actor, invitation.tenant);
     if (!invitation.revoked_at) {
       await refuseRegisteredWith(trx, invitation.code);
       await withdrawInvitation(trx, invitation, new Date());

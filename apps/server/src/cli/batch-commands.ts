@@ -6,7 +6,7 @@ import type {
   AdminCode,
   CodeFigures,
   TenantFigures,
-} from '../admin/admin-schemas';
+} from '@concierge/contracts';
 import { batchCsv } from '../admin/batch-csv';
 import type { AdminClient } from './admin-client';
 import { type CliOutput, ensureNewFile, query, table, writeCsv } from './command-parts';

@@ -182,9 +182,11 @@ describe('the admin CLI', () => {
     const newest = await cli(['audit', 'list', '--tenant', 'alpenblick', '--limit', '1']);
     expect(newest.code).toBe(0);
     const [header, row, ...more] = newest.stdout.trimEnd().split('\n');
-    expect(header).toMatch(/^ID\s+TIME\s+TOKEN\s+ACTION\s+TENANT\s+TARGET\s+OUTCOME\s+REQUEST$/);
+    expect(header).toMatch(/^ID\s+TIME\s+BY\s+ACTION\s+TENANT\s+TARGET\s+OUTCOME\s+REQUEST$/);
     expect(row).toMatch(
-      new RegExp(`^\\d+\\s+\\S+\\s+${token}\\s+code\\.revoke\\s+alpenblick\\s+${codes[0]}\\s+changed\\s`),
+      new RegExp(
+        `^\\d+\\s+\\S+\\s+token ${token}\\s+code\\.revoke\\s+alpenblick\\s+${codes[0]}\\s+changed\\s`,
+      ),
     );
     expect(more).toEqual([]);
     const before = /older ones with --before (\d+)\./.exec(newest.stderr)?.[1];

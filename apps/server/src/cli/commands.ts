@@ -1,4 +1,4 @@
-import type { AdminAuditPage, AdminCode, AdminUnlockedAccount } from '../admin/admin-schemas';
+import type { AdminAuditPage, AdminCode, AdminUnlockedAccount } from '@concierge/contracts';
 import { toCsv } from '../admin/csv';
 import type { AdminClient } from './admin-client';
 import { type CliOutput, ensureNewFile, query, table, writeCsv } from './command-parts';
@@ -81,11 +81,11 @@ export async function listAudit(
   );
   output.out(
     table(
-      ['ID', 'TIME', 'TOKEN', 'ACTION', 'TENANT', 'TARGET', 'OUTCOME', 'REQUEST'],
+      ['ID', 'TIME', 'BY', 'ACTION', 'TENANT', 'TARGET', 'OUTCOME', 'REQUEST'],
       entries.map((entry) => [
         String(entry.id),
         entry.at,
-        entry.token,
+        entry.user ?? `token ${entry.token}`,
         entry.action,
         entry.tenant ?? '',
         auditTarget(entry),

@@ -1,4 +1,4 @@
-import type { AdminInvitation, AdminInvitationRequest, AdminInvitationResend } from '../admin/admin-schemas';
+import type { AdminInvitation, AdminInvitationRequest, AdminInvitationResend } from '@concierge/contracts';
 import type { AdminClient } from './admin-client';
 import { type CliOutput, query, table } from './command-parts';
 import type { ListOptions } from './commands';

@@ -379,4 +379,91 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0800_console': {
+    async up(db) {
+      // Issue 30: the console's people change what the admin token changes; the audit log says who.
+      // A row names a token or a console user, never neither.
+      await db.schema
+        .alterTable('admin_audit')
+        .alterColumn('token_fingerprint', (column) => column.dropNotNull())
+        .execute();
+      await db.schema.alterTable('admin_audit').addColumn('user_email', 'text').execute();
+      await db.schema.alterTable('admin_audit').addColumn('user_sub', 'text').execute();
+      await sql`alter table admin_audit add constraint admin_audit_actor
+        check (token_fingerprint is not null or user_sub is not null)`.execute(db);
+      // A sign-in on its way through the provider: what the return must match (state, nonce, PKCE
+      // verifier), used once (console/console-sign-in.ts). Kept by the hash of its state.
+      await db.schema
+        .createTable('console_sign_ins')
+        .addColumn('state_hash', 'text', (column) => column.primaryKey())
+        .addColumn('code_verifier', 'text', (column) => column.notNull())
+        .addColumn('nonce', 'text', (column) => column.notNull())
+        .addColumn('language', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'timestamptz', (column) => column.notNull())
+        .execute();
+      // A signed-in console user (console/console-sessions.ts), kept by the hash of the cookie's
+      // value, so that a copy of this table opens no session. What the provider said of their roles
+      // is read at sign-in and kept for the session's life.
+      await db.schema
+        .createTable('console_sessions')
+        .addColumn('id_hash', 'text', (column) => column.primaryKey())
+        .addColumn('sub', 'text', (column) => column.notNull())
+        .addColumn('email', 'text', (column) => column.notNull())
+        .addColumn('name', 'text')
+        .addColumn('role', 'text', (column) => column.notNull().check(sql`role in ('operator', 'manager')`))
+        .addColumn('tenants', sql`text[]`, (column) => column.notNull())
+        .addColumn('csrf_token', 'text', (column) => column.notNull())
+        .addColumn('language', 'text', (column) => column.notNull())
+        // The ID token, for the provider's sign-out (its id_token_hint) when the user signs out.
+        .addColumn('id_token', 'text')
+        .addColumn('flash', 'jsonb')
+        .addColumn('created_at', 'timestamptz', (column) => column.notNull())
+        .addColumn('last_seen_at', 'timestamptz', (column) => column.notNull())
+        .execute();
+    },
+  },
+  '0810_tenant_brands': {
+    async up(db) {
+      // Issue 30: a tenant's brand as the console edits it (admin/brand-drafts.ts) — the editable
+      // part of a registry entry; the file stays the source of the tenant itself. One table, a row per
+      // revision: a draft is a revision not yet published, and publishing flips its state, so what
+      // goes live is byte for byte what was previewed and nothing is copied. Published rows are kept
+      // (the newest per tenant is in use; the others are its history). Revisions count per tenant,
+      // drafts and published alike, so a revision number names one content for good: the preview and
+      // publish refer to it. The partial unique index keeps at most one draft per tenant. Contact and
+      // flags are JSON as the registry file holds them, checked by its schemas on the way in and out;
+      // the logo is its bytes (at most 512 KiB), the stylesheet its text (at most 64 KiB).
+      await db.schema
+        .createTable('tenant_brands')
+        .addColumn('tenant', 'text', (column) => column.notNull())
+        .addColumn('revision', 'integer', (column) => column.notNull().check(sql`revision > 0`))
+        .addColumn('state', 'text', (column) => column.notNull().check(sql`state in ('draft', 'published')`))
+        .addColumn('display_name', 'text', (column) => column.notNull())
+        .addColumn('primary_color', 'text', (column) => column.notNull())
+        .addColumn('theme_preset', 'text', (column) => column.notNull())
+        .addColumn('logo', 'bytea', (column) => column.notNull().check(sql`octet_length(logo) <= 524288`))
+        .addColumn('logo_type', 'text', (column) =>
+          column.notNull().check(sql`logo_type in ('image/svg+xml', 'image/png', 'image/jpeg')`),
+        )
+        .addColumn('stylesheet', 'text', (column) => column.check(sql`octet_length(stylesheet) <= 65536`))
+        .addColumn('contact', 'jsonb')
+        .addColumn('flags', 'jsonb', (column) => column.notNull())
+        .addColumn('saved_by', 'text', (column) => column.notNull())
+        .addColumn('saved_at', 'timestamptz', (column) => column.notNull())
+        .addColumn('published_at', 'timestamptz')
+        .addPrimaryKeyConstraint('tenant_brands_pkey', ['tenant', 'revision'])
+        .addCheckConstraint(
+          'tenant_brands_published_at',
+          sql`(state = 'published') = (published_at is not null)`,
+        )
+        .execute();
+      await db.schema
+        .createIndex('tenant_brands_one_draft')
+        .on('tenant_brands')
+        .column('tenant')
+        .unique()
+        .where(sql<boolean>`state = 'draft'`)
+        .execute();
+    },
+  },
 };

@@ -1,6 +1,10 @@
 // Kysely table types of the server's schema, one interface per table.
+
+import type { AdminAuditAction, AdminAuditOutcome, RegistrationCodeStatus } from '@concierge/contracts';
 import type { Generated } from '@concierge/database';
 import type { ColumnType } from 'kysely';
+
+export type { AdminAuditAction, AdminAuditOutcome, RegistrationCodeStatus };
 
 export interface RateLimitsTable {
   key: string;
@@ -23,8 +27,6 @@ export interface PasswordResetRequestsTable {
   /** An accept for this link had an unknown outcome (the provider's answer was lost). */
   accept_unknown_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
-
-export type RegistrationCodeStatus = 'unused' | 'pending' | 'used' | 'revoked';
 
 /** A column added to a table with rows: null for the rows before it, and optional on insert. */
 type AddedColumn<T> = ColumnType<T | null, T | null | undefined, T | null>;
@@ -178,28 +180,16 @@ export interface SignInRequestsTable {
   created_at: Date;
 }
 
-/** What an admin API call changed (admin/audit-log.ts). */
-export type AdminAuditAction =
-  | 'codes.create'
-  | 'code.revoke'
-  | 'invitation.create'
-  | 'invitation.revoke'
-  | 'invitation.resend'
-  | 'account.unlock'
-  | 'batch.create'
-  | 'batch.revoke'
-  | 'codes.revoke';
-
-/** changed; or unchanged: a repeat that found it done already (revoked, not locked). */
-export type AdminAuditOutcome = 'changed' | 'unchanged';
-
 /** One change made through the admin API, in the transaction of the change itself. */
 export interface AdminAuditTable {
   /** A bigint identity, in the order of insertion (pg reads int8 as text). */
   id: Generated<string>;
   at: Date;
-  /** Which admin token: the first 8 hex of its SHA-256, never the token. */
-  token_fingerprint: string;
+  /** Which admin token: the first 8 hex of its SHA-256, never the token; null for a console user. */
+  token_fingerprint: string | null;
+  /** The console user who made the change; null for a call with the admin token. */
+  user_email: AddedColumn<string>;
+  user_sub: AddedColumn<string>;
   /** The call's X-Request-Id, the reqId of its log line. */
   request_id: string;
   action: AdminAuditAction;
@@ -213,6 +203,61 @@ export interface AdminAuditTable {
   /** How many codes codes.create and batch.create made, and batch.revoke and codes.revoke revoked. */
   amount: number | null;
   outcome: AdminAuditOutcome;
+}
+
+/** A console sign-in on its way through the provider (console/console-sign-in.ts). */
+export interface ConsoleSignInsTable {
+  state_hash: string;
+  code_verifier: string;
+  nonce: string;
+  language: string;
+  created_at: Date;
+}
+
+/** A signed-in console user (console/console-sessions.ts). */
+export interface ConsoleSessionsTable {
+  id_hash: string;
+  sub: string;
+  email: string;
+  name: string | null;
+  role: 'operator' | 'manager';
+  /** The tenants a manager may see; empty for an operator, who sees every tenant. */
+  tenants: string[];
+  csrf_token: string;
+  language: string;
+  /** The sign-in's ID token: the provider's sign-out names the session by it. */
+  id_token: string | null;
+  /** What the last form's post did, said once on the next page (ConsoleFlash). */
+  flash: ColumnType<unknown | null, string | null | undefined, string | null>;
+  created_at: Date;
+  last_seen_at: Date;
+}
+
+/**
+ * A tenant's brand as the console edits it: drafts and published revisions (migration
+ * 0810_tenant_brands, tenants/brand-store.ts). The newest published row of a tenant is its brand.
+ */
+export interface TenantBrandsTable {
+  tenant: string;
+  /** Per tenant, drafts and published alike: one number names one content for good. */
+  revision: number;
+  state: 'draft' | 'published';
+  display_name: string;
+  primary_color: string;
+  theme_preset: string;
+  logo: Buffer;
+  /** image/svg+xml, image/png or image/jpeg, checked against the bytes' magic numbers. */
+  logo_type: string;
+  /** The stylesheet's text; null: none. */
+  stylesheet: string | null;
+  /** As the registry file's `contact` (JSON); null: none. */
+  contact: ColumnType<unknown, string | null, string | null>;
+  /** As the registry file's `flags` (JSON). */
+  flags: ColumnType<unknown, string, string>;
+  /** Who saved it, as the caller named them (the console user's e-mail). */
+  saved_by: string;
+  saved_at: Date;
+  published_at: Date | null;
 }
 
 export interface ServerTables {
@@ -229,4 +274,7 @@ export interface ServerTables {
   account_failures: AccountFailuresTable;
   sign_in_requests: SignInRequestsTable;
   admin_audit: AdminAuditTable;
+  console_sign_ins: ConsoleSignInsTable;
+  console_sessions: ConsoleSessionsTable;
+  tenant_brands: TenantBrandsTable;
 }

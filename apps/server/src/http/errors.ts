@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type AdminErrorCode,
   failure,
   type PortalCallCode,
   type PortalCallName,
@@ -9,21 +10,6 @@ import {
 } from '@concierge/contracts';
 import { isDatabaseUnavailable, loggableError } from '@concierge/database';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-
-/** The admin API's own codes (routes/admin.ts): read by operators and the CLI, not by the portal. */
-export type AdminErrorCode =
-  | 'unknown_tenant'
-  | 'code_not_found'
-  | 'code_not_revocable'
-  | 'batch_not_found'
-  | 'no_unused_codes'
-  | 'logo_not_printable'
-  | 'invitation_not_found'
-  | 'invitation_already_used'
-  | 'email_already_registered_db'
-  | 'quota_exceeded'
-  | 'account_not_found'
-  | 'locked_by_provider';
 
 /**
  * Every code the server answers with: a portal call's — each with a message on its page (contracts'

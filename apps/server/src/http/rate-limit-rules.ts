@@ -61,6 +61,8 @@ export const RATE_LIMITS = {
     address: { limit: 20, windowSeconds: QUARTER_HOUR },
     email: { limit: 5, windowSeconds: HOUR },
   },
+  // An office signs in a few times a day; each start keeps a row for ten minutes (console_sign_ins).
+  consoleSignIn: { key: 'console-sign-in', address: { limit: 30, windowSeconds: QUARTER_HOUR } },
   // Each attempt is a password hash at the provider.
   resetSetNew: { key: 'reset-set-new', address: { limit: 20, windowSeconds: QUARTER_HOUR } },
 } as const satisfies Record<string, ActionLimits>;

@@ -1,7 +1,7 @@
 import { IncomingMessage, type OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import helmet from 'helmet';
 import type { ServerConfig } from '../config';
 
@@ -82,6 +82,21 @@ export async function securityHeaders(
     if (!isAsset(request.routeOptions.url)) reply.raw.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
   });
   headerSets.set(app, headersOf(options));
+}
+
+/**
+ * An answer the console frames on its own page (a brand preview: tenants/brand-preview.ts): this
+ * origin may frame it, no other. Every other answer keeps `frame-ancestors 'none'` and DENY.
+ */
+export function allowFramingBySameOrigin(reply: FastifyReply): void {
+  const policy = reply.getHeader('content-security-policy');
+  if (typeof policy === 'string') {
+    reply.header(
+      'content-security-policy',
+      policy.replace("frame-ancestors 'none'", "frame-ancestors 'self'"),
+    );
+  }
+  reply.header('x-frame-options', 'SAMEORIGIN');
 }
 
 function isAsset(routeUrl: string | undefined): boolean {

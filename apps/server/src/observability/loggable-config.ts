@@ -30,6 +30,7 @@ const LOGGED: { [Key in keyof ServerConfig]-?: (value: ServerConfig[Key]) => unk
   mail: ({ smtpUrl, from }) => ({ smtpUrl: withoutPassword(smtpUrl), from }),
   activationLinkTtlHours: same,
   adminApiTokens: (tokens) => tokens.map(() => MASKED),
+  console: (settings) => settings && { ...settings, clientSecret: MASKED },
   signInRequestsPerAddressPerMinute: same,
   rateLimits: same,
   adminQuotas: same,

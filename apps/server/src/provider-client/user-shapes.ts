@@ -12,6 +12,15 @@ export interface ProviderUser {
   /** The identity's id and provider: what cidaas's admin update names the identity by. */
   identityId?: string;
   identityProvider?: string;
+  /** The user's roles (the profile's `roles[]`); undefined when the answer did not say. */
+  roles?: string[];
+  /** The user's groups and their roles in each; `roles` null when the answer names the group alone. */
+  groups?: ProviderGroup[];
+}
+
+export interface ProviderGroup {
+  groupId: string;
+  roles: string[] | null;
 }
 
 type Fields = Record<string, unknown>;
@@ -46,6 +55,8 @@ export function userOf(data: unknown): ProviderUser | undefined {
   ) as boolean | undefined;
   const identityId = textOf(identity._id) ?? textOf(identity.id) ?? textOf(identity.identityId);
   const identityProvider = textOf(identity.provider);
+  const roles = textsOf(flat.roles);
+  const groups = groupsOf(flat.groups);
   return {
     sub,
     ...(email ? { email: normaliseEmail(email) } : {}),
@@ -53,7 +64,27 @@ export function userOf(data: unknown): ProviderUser | undefined {
     ...(verified === undefined ? {} : { emailVerified: verified }),
     ...(identityId ? { identityId } : {}),
     ...(identityProvider ? { identityProvider } : {}),
+    ...(roles ? { roles } : {}),
+    ...(groups ? { groups } : {}),
   };
+}
+
+const textsOf = (value: unknown): string[] | undefined =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined;
+
+/**
+ * The profile's `groups[]`: ids alone, as the Android SDK's profile entity reads them (`String[]`),
+ * or `{ groupId, roles[] }`, as its userinfo entity does (`UserInfo/Group.java`). cidaas documents
+ * both and records neither, so both are read.
+ */
+function groupsOf(value: unknown): ProviderGroup[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.flatMap((entry): ProviderGroup[] => {
+    if (typeof entry === 'string' && entry !== '') return [{ groupId: entry, roles: null }];
+    const group = objectOf(entry);
+    const groupId = textOf(group?.groupId);
+    return groupId ? [{ groupId, roles: textsOf(group?.roles) ?? null }] : [];
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { AdminAuditEntry } from '@concierge/contracts';
 import { sql } from '@concierge/database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminAuditEntry } from '../admin/admin-schemas';
 import { loadConfig } from '../config';
 import { codeRow, outboxFor, register, uniqueEmail } from '../test-support/account-fixtures';
 import { adminApi, countCodes as codesOf } from '../test-support/admin-api';
@@ -376,6 +376,7 @@ describe('the audit log', () => {
           id: expect.any(Number),
           at: expect.any(String),
           token: fingerprintOf(TOKEN),
+          user: null,
           requestId: created.headers['x-request-id'],
           action: 'codes.create',
           tenant: 'it2',

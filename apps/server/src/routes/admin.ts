@@ -1,11 +1,10 @@
-import { ok } from '@concierge/contracts';
+import { type AdminUnlockedAccount, ok } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unlockOnAdminRequest } from '../accounts/protection/admin-unlock';
-import { adminAuthentication } from '../admin/admin-auth';
+import { type AdminActor, adminAuthentication, mayActFor, requireTenant } from '../admin/admin-auth';
 import { takeAdminQuota } from '../admin/admin-quotas';
 import {
-  type AdminUnlockedAccount,
   batchParamsSchema,
   codeParamsSchema,
   createBatchBodySchema,
@@ -53,6 +52,8 @@ interface AdminOptions {
   config: Pick<ServerConfig, 'portalUrl' | 'adminQuotas' | 'invitationValidityDays'>;
   /** The accepted tokens: ADMIN_API_TOKEN's values, two while it is rotated. */
   tokens: readonly string[];
+  /** A console user's session as the actor of a call without a token (routes/console/console-context.ts). */
+  consoleActor?: (request: FastifyRequest) => Promise<AdminActor | null>;
   metrics: Pick<ServerMetrics, 'authRefusals'>;
 }
 
@@ -66,22 +67,34 @@ interface AdminOptions {
  */
 export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
   const { db, provider, registry, config } = options;
-  const authentication = adminAuthentication(options.tokens, options.metrics);
+  const authentication = adminAuthentication(options.tokens, options.metrics, options.consoleActor);
   const actorOf = authentication.actorOf;
   app.addHook('onRequest', authentication.check);
   // JSON only: a cross-site form can send text/plain, never application/json without CORS.
   app.removeContentTypeParser('text/plain');
 
-  function knownTenant(subdomain: string): string {
+  /** A tenant the caller names: theirs to manage (403) and in the registry (400), before any quota is taken. */
+  function knownTenant(subdomain: string, actor: AdminActor): string {
+    requireTenant(actor, subdomain);
     if (!registry.bySubdomain(subdomain)) {
       throw new AppError(400, 'unknown_tenant', `No tenant with the subdomain "${subdomain}".`);
     }
     return subdomain;
   }
 
+  /** A listing's scope: a tenant asked for must be the caller's (403), and none lists only the caller's. */
+  function listScope(
+    request: FastifyRequest,
+    tenant: string | undefined,
+  ): { tenants: AdminActor['tenants'] } {
+    const actor = actorOf(request);
+    if (tenant) requireTenant(actor, tenant);
+    return { tenants: actor.tenants };
+  }
+
   app.post('/codes', async (request, reply) => {
     const body = parseInput(createCodesBodySchema, request.body);
-    const tenant = knownTenant(body.tenant);
+    const tenant = knownTenant(body.tenant, actorOf(request));
     await takeAdminQuota(db, config.adminQuotas, { what: 'codes', tenant, amount: body.count });
     const created = await createRegistrationCodes(db, { tenant, count: body.count }, actorOf(request));
     return reply
@@ -91,7 +104,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
 
   app.get('/codes', async (request) => {
     const query = parseInput(listCodesQuerySchema, request.query);
-    const list = await listRegistrationCodes(db, query);
+    const list = await listRegistrationCodes(db, { ...query, ...listScope(request, query.tenant) });
     return ok({ codes: list.items.map((row) => toAdminCode(row, config.portalUrl)), total: list.total });
   });
 
@@ -113,7 +126,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
 
   app.post('/batches', async (request, reply) => {
     const body = parseInput(createBatchBodySchema, request.body);
-    const tenant = knownTenant(body.tenant);
+    const tenant = knownTenant(body.tenant, actorOf(request));
     await takeAdminQuota(db, config.adminQuotas, { what: 'codes', tenant, amount: body.units.length });
     const created = await createCodeBatch({ db, config }, { ...body, tenant }, actorOf(request));
     return reply.status(201).send(ok(created, 201));
@@ -121,13 +134,13 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
 
   app.get('/batches', async (request) => {
     const query = parseInput(listBatchesQuerySchema, request.query);
-    const list = await listCodeBatches(db, query);
+    const list = await listCodeBatches(db, { ...query, ...listScope(request, query.tenant) });
     return ok({ batches: list.items, total: list.total });
   });
 
   app.get('/batches/:id', async (request) => {
     const { id } = parseInput(batchParamsSchema, request.params);
-    return ok(await showCodeBatch({ db, config }, id));
+    return ok(await showCodeBatch({ db, config }, id, actorOf(request)));
   });
 
   app.post('/batches/:id/revoke', async (request) => {
@@ -139,7 +152,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
   // Kept by no cache, as the JSON answers are (http/json-cache-control.ts): it holds codes and e-mails.
   app.get('/batches/:id/export', async (request, reply) => {
     const { id } = parseInput(batchParamsSchema, request.params);
-    const { codes } = await showCodeBatch({ db, config }, id);
+    const { codes } = await showCodeBatch({ db, config }, id, actorOf(request));
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('cache-control', 'no-store')
@@ -150,7 +163,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
   // The letters to post: a PDF page per unused code, in its unit's language and the tenant's brand.
   app.get('/batches/:id/letters', async (request, reply) => {
     const { id } = parseInput(batchParamsSchema, request.params);
-    const pdf = await batchLetters({ db, config, registry }, id);
+    const pdf = await batchLetters({ db, config, registry }, id, actorOf(request));
     return reply
       .header('content-type', 'application/pdf')
       .header('cache-control', 'no-store')
@@ -161,15 +174,16 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
   // Every tenant of the registry, or the one asked for.
   app.get('/figures', async (request) => {
     const query = parseInput(figuresQuerySchema, request.query);
+    const actor = actorOf(request);
     const tenants = query.tenant
-      ? [knownTenant(query.tenant)]
-      : registry.tenants.map((entry) => entry.subdomain);
+      ? [knownTenant(query.tenant, actor)]
+      : registry.tenants.map((entry) => entry.subdomain).filter((tenant) => mayActFor(actor, tenant));
     return ok({ tenants: await tenantFigures(db, tenants) });
   });
 
   app.post('/invitations', async (request, reply) => {
     const body = parseInput(createInvitationBodySchema, request.body);
-    const tenant = knownTenant(body.tenant);
+    const tenant = knownTenant(body.tenant, actorOf(request));
     await takeAdminQuota(db, config.adminQuotas, { what: 'invitations', tenant, amount: 1 });
     const invitation = await createInvitation({ db, registry, config }, body, actorOf(request));
     return reply.status(201).send(ok({ invitation }, 201));
@@ -177,7 +191,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
 
   app.get('/invitations', async (request) => {
     const query = parseInput(listInvitationsQuerySchema, request.query);
-    const list = await listInvitations({ db, config }, query);
+    const list = await listInvitations({ db, config }, { ...query, ...listScope(request, query.tenant) });
     return ok({ invitations: list.items, total: list.total });
   });
 
@@ -196,19 +210,25 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions) {
   // The invitees' requests for a new invitation that no new one has answered yet, oldest first.
   app.get('/invitation-requests', async (request) => {
     const query = parseInput(listInvitationRequestsQuerySchema, request.query);
-    const list = await listOpenInvitationRequests(db, query);
+    const list = await listOpenInvitationRequests(db, { ...query, ...listScope(request, query.tenant) });
     return ok({ requests: list.items, total: list.total });
   });
 
   // The changes made through this API, newest first (docs/operations.md, "Audit log of the admin API").
   app.get('/audit', async (request) => {
     const query = parseInput(listAuditQuerySchema, request.query);
-    return ok(await listAdminChanges(db, query));
+    const actor = actorOf(request);
+    if (query.tenant) requireTenant(actor, query.tenant);
+    return ok(await listAdminChanges(db, { ...query, tenants: actor.tenants }));
   });
 
   // Through the one owner of the lock (accounts/protection/): all or nothing, idempotent.
   app.post('/accounts/unlock', async (request) => {
     const { email } = parseInput(unlockAccountBodySchema, request.body);
+    // An account belongs to no one tenant: unlocking it is an operator's.
+    if (actorOf(request).tenants !== 'all') {
+      throw new AppError(403, 'operator_only', 'Only an operator may unlock an account.');
+    }
     const unlock = await unlockOnAdminRequest({ db, provider, log: request.log }, email, (trx, unlocked) =>
       recordAdminChange(trx, actorOf(request), {
         action: 'account.unlock',

@@ -3,8 +3,9 @@ import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { failure } from '@concierge/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { BrandPreview, BrandPreviews } from '../tenants/brand-preview';
 import type { TenantEntry } from '../tenants/registry-file';
-import type { TenantRegistry } from '../tenants/tenant-registry';
+import type { LogoSource, StylesheetSource, TenantRegistry } from '../tenants/tenant-registry';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
@@ -14,18 +15,29 @@ const CONTENT_TYPES: Record<string, string> = {
   '.webp': 'image/webp',
   '.css': 'text/css; charset=utf-8',
 };
+const CSS = CONTENT_TYPES['.css']!;
+const CACHED = 'public, max-age=3600';
 
 interface BrandOptions {
   registry: TenantRegistry;
   fallbackEnvironment: 'dev' | 'test' | 'prod';
+  /** A console session's `brandPreview` of a tenant's draft (tenants/brand-preview.ts). */
+  previews: BrandPreviews;
 }
+
+type BrandRequest = FastifyRequest<{ Querystring: { subdomain?: unknown; v?: unknown } }>;
 
 /**
  * spec §7: the brand design and the brand assets. The assets answer for the tenant of the
  * `subdomain` parameter, else of the host, else the environment's default — always a registry entry.
+ * A published brand's logo and stylesheet come from the database (held by the registry), the others
+ * from the registry's folder; with a console session's `brandPreview`, the previewed revision's.
  */
-export async function brandRoutes(app: FastifyInstance, { registry, fallbackEnvironment }: BrandOptions) {
-  function tenantOf(request: FastifyRequest<{ Querystring: { subdomain?: unknown } }>): TenantEntry {
+export async function brandRoutes(
+  app: FastifyInstance,
+  { registry, fallbackEnvironment, previews }: BrandOptions,
+) {
+  function tenantOf(request: BrandRequest): TenantEntry {
     const tenant = registry.resolve({
       subdomain: request.query.subdomain,
       host: request.hostname,
@@ -41,30 +53,68 @@ export async function brandRoutes(app: FastifyInstance, { registry, fallbackEnvi
     return reply.header('cache-control', 'public, max-age=300').send(registry.design(entry));
   });
 
-  app.get<{ Querystring: { subdomain?: unknown } }>('/logo/brand.jpg', (request, reply) =>
-    sendAsset(request, reply, registry.logoFile(tenantOf(request))),
-  );
+  app.get('/logo/brand.jpg', async (request: BrandRequest, reply) => {
+    const preview = await previews.previewFor(request, registry);
+    if (preview?.brand) return sendAsset(request, reply, previewLogo(preview, registry), 'no-store');
+    return sendAsset(request, reply, registry.logoOf(tenantOf(request)), preview ? 'no-store' : CACHED);
+  });
 
-  app.get<{ Querystring: { subdomain?: unknown } }>('/css/brand.css', (request, reply) => {
-    const file = registry.stylesheetFile(tenantOf(request));
+  app.get('/css/brand.css', async (request: BrandRequest, reply) => {
+    const preview = await previews.previewFor(request, registry);
+    const source = preview?.brand ? previewStylesheet(preview) : registry.stylesheetOf(tenantOf(request));
+    const cacheControl = preview ? 'no-store' : CACHED;
     // A tenant without a stylesheet gets an empty one: the page links it only when there is one.
-    if (!file)
-      return reply.type(CONTENT_TYPES['.css']!).header('cache-control', 'public, max-age=300').send('');
-    return sendAsset(request, reply, file);
+    if (!source)
+      return reply
+        .type(CSS)
+        .header('cache-control', preview ? 'no-store' : 'public, max-age=300')
+        .send('');
+    return sendAsset(request, reply, source, cacheControl);
   });
 }
 
-async function sendAsset(request: FastifyRequest, reply: FastifyReply, file: string) {
-  const stats = await stat(file);
-  const etag = `"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
+function previewLogo(preview: BrandPreview, registry: TenantRegistry): LogoSource {
+  const brand = preview.brand!;
+  return brand.flags.useSpecialLogo ? { file: registry.specialLogoFile() } : { logo: brand.logo };
+}
+
+function previewStylesheet(preview: BrandPreview): StylesheetSource | undefined {
+  const { stylesheet } = preview.brand!;
+  return stylesheet ? { stylesheet } : undefined;
+}
+
+async function sendAsset(
+  request: BrandRequest,
+  reply: FastifyReply,
+  source: LogoSource | StylesheetSource,
+  cacheControl: string,
+) {
+  let etag: string;
+  let type: string;
+  let body: () => Buffer | string | NodeJS.ReadableStream;
+  if ('file' in source) {
+    const stats = await stat(source.file);
+    etag = `"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
+    type = CONTENT_TYPES[extname(source.file)] ?? 'application/octet-stream';
+    body = () => createReadStream(source.file);
+  } else {
+    const asset = 'logo' in source ? source.logo : source.stylesheet;
+    etag = `"${asset.version}"`;
+    type = 'logo' in source ? source.logo.mediaType : CSS;
+    body = () => ('logo' in source ? source.logo.bytes : source.stylesheet.text);
+    // A page of a brand this instance has not taken yet asks for the new version: what is here is
+    // the old one, which no cache may keep under the new URL.
+    const { v } = request.query;
+    if (typeof v === 'string' && v !== asset.version) cacheControl = 'no-cache';
+  }
   reply
-    .header('cache-control', 'public, max-age=3600')
+    .header('cache-control', cacheControl)
     .header('etag', etag)
     // Logos appear in e-mails, read on other sites.
     .header('cross-origin-resource-policy', 'cross-origin')
     // An SVG opened on its own must not run script or load anything.
     .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-    .type(CONTENT_TYPES[extname(file)] ?? 'application/octet-stream');
+    .type(type);
   if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-  return reply.send(createReadStream(file));
+  return reply.send(body());
 }

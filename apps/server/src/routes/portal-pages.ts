@@ -9,6 +9,7 @@ import {
 import { noteForLog } from '@concierge/observability';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendCompressed, sendFilledIn } from '../http/compressed-answer';
+import { allowFramingBySameOrigin } from '../http/security-headers';
 import { renderDocument } from '../ssr/document';
 import {
   type PageStateContext,
@@ -17,6 +18,12 @@ import {
   SIGN_IN_REQUEST_ROUTE,
 } from '../ssr/page-state';
 import { FORM_TOKEN_STAND_IN, type KeptPage, pageTemplateFor, withValues } from '../ssr/page-templates';
+import { type BrandPreviews, previewTenant } from '../tenants/brand-preview';
+
+/** What renders a page: its state's parts, and the console's previews of a tenant's brand draft. */
+export interface PortalPagesContext extends PageStateContext {
+  brandPreviews?: BrandPreviews;
+}
 
 /**
  * Pages whose URL carries a one-time token (reset ids, verification id): no cache, shared or the
@@ -35,7 +42,7 @@ const NOTICE_STATUS: Record<PageNotice, { status: number; retryAfterSeconds: num
 
 /** A page, or with `form` the page as the server's handling of its posted form left it. */
 export async function renderPortalPage(
-  context: PageStateContext,
+  context: PortalPagesContext,
   request: FastifyRequest,
   reply: FastifyReply,
   { form, status: givenStatus }: { form?: FormOutcome; status?: number } = {},
@@ -48,27 +55,33 @@ export async function renderPortalPage(
     ? null
     : build.bundle.pageRedirect(path, queryStart === -1 ? '' : request.url.slice(queryStart));
   if (redirect) return reply.redirect(redirect, 302);
+  // A console session's preview of a brand draft (tenants/brand-preview.ts): framed by the console,
+  // never kept, never stored; for anyone else `brandPreview` means nothing.
+  const preview = form ? undefined : await context.brandPreviews?.previewFor(request, context.registry);
   const decision = await pageStateWithTenant(request, context);
   if (decision.refusedRequestId !== undefined) {
     // Another tenant's request id (issue 26): the same page without it, which gets its own.
     noteForLog(request, { outcome: 'request_id_of_another_tenant' });
     return reply.redirect(withoutRequestId(context, path, request.url.slice(path.length)), form ? 303 : 302);
   }
-  if (decision.customerLogin !== undefined) {
+  if (decision.customerLogin !== undefined && !preview) {
     noteForLog(request, { outcome: 'no_sign_in_request' });
     return reply.header('cache-control', 'no-store').redirect(decision.customerLogin, form ? 303 : 302);
   }
+  // A preview stays in its frame: without a sign-in request, the page as it shows having none.
+  const pageState = decision.state ?? pageStateFor(request, context);
   const hasForm = FORM_PAGES.has(path);
   // What the page says on arrival about what its address brought (a withdrawn invitation).
   const outcome = form ?? (await context.arrivalOutcome?.(path, request.query as Record<string, unknown>));
   const state: PortalPageState = {
-    ...decision.state,
+    ...pageState,
+    ...(preview ? { tenant: previewTenant(pageState.tenant, preview) } : {}),
     ...(outcome ? { form: outcome } : {}),
     ...(hasForm ? { formToken: FORM_TOKEN_STAND_IN } : {}),
   };
   // Also a tenant recovered from the request id, which the query does not name.
   if (state.tenant.isRequested) noteForLog(request, { tenant: state.tenant.subdomain });
-  const template = outcome ? undefined : pageTemplateFor(request.url, state);
+  const template = outcome || preview ? undefined : pageTemplateFor(request.url, state);
   // The token is this visitor's own: it goes in last, also into a kept page.
   const formToken = hasForm ? reply.generateCsrf() : undefined;
   let status: number;
@@ -103,13 +116,14 @@ export async function renderPortalPage(
     status = page.status;
     send = () => sendCompressed(request, reply, html);
   }
-  let cacheControl = NO_STORE_PAGES.has(path) || outcome ? 'no-store' : 'no-cache';
+  let cacheControl = NO_STORE_PAGES.has(path) || outcome || preview ? 'no-store' : 'no-cache';
   // A form token or a sign-in request is this visitor's own: no shared cache may hand it on.
   if ((hasForm || state.signInRequest) && cacheControl === 'no-cache') cacheControl = 'private, no-cache';
   // Only a page that cannot do its job says so in its status; one that merely warns answers as usual.
   const noticeStatus =
     state.notice && context.build.bundle.needsSignInRequest(path) ? NOTICE_STATUS[state.notice] : undefined;
   if (noticeStatus) reply.header('retry-after', String(noticeStatus.retryAfterSeconds));
+  if (preview) allowFramingBySameOrigin(reply);
   reply
     .status(givenStatus ?? noticeStatus?.status ?? status)
     .header('content-type', 'text/html; charset=utf-8')
@@ -155,7 +169,7 @@ export async function renderPageDocument(
   return { status: page.isNotFound ? 404 : 200, html };
 }
 
-export async function portalPageRoutes(app: FastifyInstance, context: PageStateContext) {
+export async function portalPageRoutes(app: FastifyInstance, context: PortalPagesContext) {
   // spec §2: "/" redirects to /login; the query string goes along.
   app.get('/', async (request, reply) => {
     const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';

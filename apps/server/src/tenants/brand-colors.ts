@@ -1,3 +1,4 @@
+import type { BrandContrastProblem } from '@concierge/contracts';
 import { contrastRatio, readableTextColor } from '@concierge/contracts';
 import { generateColors } from '@mantine/colors-generator';
 import chroma from 'chroma-js';
@@ -56,4 +57,28 @@ function darkenUntil(color: string, ratio: number): string {
     hex = chroma(hex).darken(0.05).hex();
   }
   return hex;
+}
+
+/** What of a page contrastProblemsOf checks: the console words each in its four languages. */
+export type ContrastProblem = BrandContrastProblem;
+
+/**
+ * What of a brand colour's page would not read (empty: nothing): the rules deriveBrandColors keeps
+ * for every tenant the registry loads — text on the filled buttons and links at 4.5:1, field borders
+ * and focus rings at 3:1 on white — checked on the colours it derives, for the console to show a
+ * draft's colour's problems before it is published. Derivation meets them for every colour tried
+ * (brand-colors.test.ts), so this is the guard for one it would not.
+ */
+export function contrastProblemsOf(primaryColor: string): ContrastProblem[] {
+  const colors = deriveBrandColors(primaryColor);
+  const filled = colors.shades[colors.primaryShade]!;
+  const checks: { problem: ContrastProblem; color: string; on: string; minimum: number }[] = [
+    { problem: 'button_text', color: colors.primaryContrastText, on: filled, minimum: AA_NORMAL_TEXT },
+    { problem: 'links', color: colors.linkColor, on: '#ffffff', minimum: AA_NORMAL_TEXT },
+    { problem: 'field_borders', color: colors.borderColor, on: '#ffffff', minimum: AA_NON_TEXT },
+    { problem: 'focus_ring', color: colors.focusRingColor, on: '#ffffff', minimum: AA_NON_TEXT },
+  ];
+  return checks
+    .filter(({ color, on, minimum }) => contrastRatio(color, on) < minimum)
+    .map((check) => check.problem);
 }

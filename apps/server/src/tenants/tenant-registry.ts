@@ -9,8 +9,9 @@ import {
   type PortalTenant,
 } from '@concierge/contracts';
 import type { SignInClient } from '../provider-client/sign-in-requests';
-import { deriveBrandColors } from './brand-colors';
+import { brandAssetUrl, brandDesign, LOGO_PATH, STYLESHEET_PATH } from './brand-design';
 import type { RegistryFile, TenantEntry } from './registry-file';
+import type { BrandLogo, BrandRevision, BrandStylesheet, TenantBrand } from './tenant-brand';
 
 export interface TenantLookup {
   /** The `subdomain` query parameter as it came: anything, trusted for nothing. */
@@ -40,42 +41,70 @@ interface RegistryState {
   file: RegistryFile;
   /** Where the brand files are: the registry file's folder. */
   folder: string;
+  /**
+   * The brands published in the database, by subdomain (tenants/brand-sync.ts): each wins over its
+   * file entry's editable fields. One of a tenant no longer in the file shows nowhere.
+   */
+  published: ReadonlyMap<string, BrandRevision>;
+  /** The file's tenants, each with its published brand laid over. */
+  tenants: TenantEntry[];
   entries: Map<string, TenantEntry>;
+  /** The file's own entries: a tenant's client at the provider is named by the file's displayName. */
+  fileEntries: Map<string, TenantEntry>;
   designs: Map<string, BrandDesign>;
 }
+
+/** Where a tenant's logo comes from: a file below the registry's folder, or its published brand. */
+export type LogoSource = { file: string } | { logo: BrandLogo };
+export type StylesheetSource = { file: string } | { stylesheet: BrandStylesheet };
 
 /** The validated registry: lookups, brand designs and the files behind a brand. */
 export class TenantRegistry {
   /**
-   * What the registry file says, as one value: replaced whole when the file changes (replaceWith),
-   * so that a lookup never meets half an old file and half a new one.
+   * What the registry file says with the published brands over it, as one value: replaced whole when
+   * the file changes (replaceWith) or a brand is published (takePublishedBrands), so that a lookup
+   * never meets half an old file and half a new one.
    */
   #state: RegistryState;
   /** The portal's host without its environment label; undefined: hosts select nothing. */
   readonly #portalDomain: string | undefined;
 
   constructor(file: RegistryFile, folder: string, options: TenantRegistryOptions = {}) {
-    this.#state = {
-      file,
-      folder,
-      entries: new Map(file.tenants.map((tenant) => [tenant.subdomain, tenant])),
-      designs: new Map(),
-    };
+    this.#state = stateOf(file, folder, new Map());
     this.#portalDomain = options.portalUrl
       ? new URL(options.portalUrl).hostname.toLowerCase().replace(ENVIRONMENT_LABEL, '')
       : undefined;
   }
 
   /**
-   * From now on, what `next` read (the registry file changed: tenants/watch-registry.ts). Every
-   * lookup afterwards answers from it; the designs are made anew from it.
+   * From now on, the file `next` read (the registry file changed: tenants/watch-registry.ts), with
+   * the published brands in use laid over it. Every lookup afterwards answers from it; the designs
+   * are made anew.
    */
   replaceWith(next: TenantRegistry): void {
-    this.#state = next.#state;
+    this.#state = stateOf(next.#state.file, next.#state.folder, this.#state.published);
+  }
+
+  /**
+   * From now on, these published brands over the file in use (a brand was published:
+   * tenants/brand-sync.ts). At once and whole, like replaceWith.
+   */
+  takePublishedBrands(published: ReadonlyMap<string, BrandRevision>): void {
+    this.#state = stateOf(this.#state.file, this.#state.folder, published);
+  }
+
+  /** The published brands in use, by subdomain. */
+  get publishedBrands(): ReadonlyMap<string, BrandRevision> {
+    return this.#state.published;
   }
 
   get tenants(): TenantEntry[] {
-    return this.#state.file.tenants;
+    return this.#state.tenants;
+  }
+
+  /** The tenant as the file has it, without its published brand. */
+  fileEntryOf(subdomain: string): TenantEntry | undefined {
+    return this.#state.fileEntries.get(subdomain);
   }
 
   bySubdomain(subdomain: unknown): TenantEntry | undefined {
@@ -83,7 +112,7 @@ export class TenantRegistry {
   }
 
   byClientId(clientId: string): TenantEntry | undefined {
-    return this.#state.file.tenants.find((tenant) => tenant.clientId === clientId);
+    return this.#state.tenants.find((tenant) => tenant.clientId === clientId);
   }
 
   /** The tenant's client at the provider, as authz/generate needs it. */
@@ -141,13 +170,16 @@ export class TenantRegistry {
    */
   tenantsNamedBy(info: ClientInfo): TenantEntry[] {
     const { client_id: clientId, client_name: name } = info;
-    if (clientId !== undefined)
-      return this.#state.file.tenants.filter((tenant) => tenant.clientId === clientId);
+    const { tenants, fileEntries } = this.#state;
+    if (clientId !== undefined) return tenants.filter((tenant) => tenant.clientId === clientId);
     if (name === undefined) return [];
-    return this.#state.file.tenants.filter((tenant) =>
+    // A published displayName renames the brand, not the client: the file's still names it too.
+    return tenants.filter((tenant) =>
       tenant.clientName !== undefined
         ? tenant.clientName === name
-        : tenant.displayName === name || tenant.clientId === name,
+        : tenant.displayName === name ||
+          fileEntries.get(tenant.subdomain)?.displayName === name ||
+          tenant.clientId === name,
     );
   }
 
@@ -164,38 +196,75 @@ export class TenantRegistry {
     return named.length === 0 || named.includes(entry);
   }
 
+  /**
+   * The tenant's design. A published brand's logo and stylesheet URLs carry their content's version:
+   * a browser keeps them an hour, and a kept page (ssr/page-templates.ts) is keyed by its state,
+   * this design in it — so a published change is a new page and new URLs at once.
+   */
   design(entry: TenantEntry): BrandDesign {
     const cached = this.#state.designs.get(entry.subdomain);
     if (cached) return cached;
-    const colors = deriveBrandColors(entry.brand.primaryColor);
-    const query = `subdomain=${entry.subdomain}`;
-    const design: BrandDesign = {
-      subdomain: entry.subdomain,
+    const { subdomain } = entry;
+    const logo = this.logoOf(entry);
+    const stylesheet = this.stylesheetOf(entry);
+    const brand = {
       displayName: entry.displayName,
-      primaryColor: entry.brand.primaryColor.toLowerCase(),
-      primaryShades: colors.shades,
-      primaryShade: colors.primaryShade,
-      primaryContrastText: colors.primaryContrastText,
-      linkColor: colors.linkColor,
-      borderColor: colors.borderColor,
-      focusRingColor: colors.focusRingColor,
+      primaryColor: entry.brand.primaryColor,
       themePreset: entry.brand.themePreset,
-      logoUrl: `/logo/brand.jpg?${query}`,
-      stylesheetUrl: entry.brand.stylesheet ? `/css/brand.css?${query}` : null,
     };
-    this.#state.designs.set(entry.subdomain, design);
+    const design = brandDesign(subdomain, brand, {
+      logoUrl: brandAssetUrl(LOGO_PATH, subdomain, 'logo' in logo ? { v: logo.logo.version } : {}),
+      stylesheetUrl: !stylesheet
+        ? null
+        : brandAssetUrl(
+            STYLESHEET_PATH,
+            subdomain,
+            'stylesheet' in stylesheet ? { v: stylesheet.stylesheet.version } : {},
+          ),
+    });
+    this.#state.designs.set(subdomain, design);
     return design;
   }
 
-  logoFile(entry: TenantEntry): string {
-    return join(
-      this.#state.folder,
-      entry.flags.useSpecialLogo ? this.#state.file.specialLogo : entry.brand.logo,
-    );
+  /** The logo the tenant's pages show: the special logo when flagged, else the published one, else the file's. */
+  logoOf(entry: TenantEntry): LogoSource {
+    const published = this.#state.published.get(entry.subdomain);
+    if (published && !entry.flags.useSpecialLogo) return { logo: published.logo };
+    return { file: this.logoFile(entry) };
   }
 
+  /** The tenant's stylesheet: the published brand's (none when it has none), else the file's. */
+  stylesheetOf(entry: TenantEntry): StylesheetSource | undefined {
+    const published = this.#state.published.get(entry.subdomain);
+    if (published) return published.stylesheet ? { stylesheet: published.stylesheet } : undefined;
+    const file = this.stylesheetFile(entry);
+    return file ? { file } : undefined;
+  }
+
+  /** The registry's special logo, which tenants flagged `useSpecialLogo` show. */
+  specialLogoFile(): string {
+    return join(this.#state.folder, this.#state.file.specialLogo);
+  }
+
+  /** The logo file the registry file names for the tenant (the special logo when flagged so). */
+  logoFile(entry: TenantEntry): string {
+    const fileEntry = this.#state.fileEntries.get(entry.subdomain) ?? entry;
+    return entry.flags.useSpecialLogo
+      ? this.specialLogoFile()
+      : join(this.#state.folder, fileEntry.brand.logo);
+  }
+
+  /** The tenant's own logo file as the registry file names it, whatever its flags say. */
+  tenantLogoFile(subdomain: string): string {
+    const fileEntry = this.#state.fileEntries.get(subdomain);
+    if (!fileEntry) throw new Error(`no tenant "${subdomain}" in the registry file`);
+    return join(this.#state.folder, fileEntry.brand.logo);
+  }
+
+  /** The stylesheet file the registry file names for the tenant. */
   stylesheetFile(entry: TenantEntry): string | undefined {
-    return entry.brand.stylesheet ? join(this.#state.folder, entry.brand.stylesheet) : undefined;
+    const fileEntry = this.#state.fileEntries.get(entry.subdomain) ?? entry;
+    return fileEntry.brand.stylesheet ? join(this.#state.folder, fileEntry.brand.stylesheet) : undefined;
   }
 
   /** Every customer portal origin: where the portal may send a browser, and where a login form's redirect may land. */
@@ -207,4 +276,34 @@ export class TenantRegistry {
 /** Registered at the provider for the tenant's client: where a fresh request id's sign-in ends. */
 function loginRedirectUriOf(entry: TenantEntry): string {
   return entry.loginRedirectUri ?? `${entry.portalUrl}/callback`;
+}
+
+function stateOf(
+  file: RegistryFile,
+  folder: string,
+  published: ReadonlyMap<string, BrandRevision>,
+): RegistryState {
+  const tenants = file.tenants.map((tenant) => withBrand(tenant, published.get(tenant.subdomain)));
+  return {
+    file,
+    folder,
+    published,
+    tenants,
+    entries: new Map(tenants.map((tenant) => [tenant.subdomain, tenant])),
+    fileEntries: new Map(file.tenants.map((tenant) => [tenant.subdomain, tenant])),
+    designs: new Map(),
+  };
+}
+
+/** The file's entry with the published brand's editable fields in place of its own. */
+function withBrand(entry: TenantEntry, brand: TenantBrand | undefined): TenantEntry {
+  if (!brand) return entry;
+  const { contact: _fileContact, ...rest } = entry;
+  return {
+    ...rest,
+    displayName: brand.displayName,
+    brand: { ...entry.brand, primaryColor: brand.primaryColor, themePreset: brand.themePreset },
+    flags: brand.flags,
+    ...(brand.contact ? { contact: brand.contact } : {}),
+  };
 }

@@ -50,6 +50,8 @@ export async function startEmbeddedProvider(
         PROVIDER_ADMIN_CLIENT_ID: TEST_ADMIN_CLIENT.clientId,
         PROVIDER_ADMIN_CLIENT_SECRET: TEST_ADMIN_CLIENT.clientSecret,
         PROVIDER_CLIENTS_FILE: clientsFile,
+        // The test server's portal (test-server.ts): the console's client returns there.
+        PORTAL_URL: 'http://portal.test',
         LOG_LEVEL: 'warn',
         ...env,
       },

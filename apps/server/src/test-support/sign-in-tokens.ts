@@ -13,7 +13,6 @@ export async function signInForTokens(
   client: SignInClient,
   credentials: { email: string; password: string },
 ): Promise<{ refreshToken: string }> {
-  const cookies = new CookieJar();
   const verifier = randomBytes(32).toString('base64url');
   const authorize = new URL('/authz-srv/authz', baseUrl);
   authorize.search = new URLSearchParams({
@@ -26,25 +25,7 @@ export async function signInForTokens(
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
   }).toString();
-  // On to the hosted page (the portal), which names the request.
-  const hostedPage = await cookies.followWithin(baseUrl, authorize.href);
-  const requestId = hostedPage.searchParams.get('requestId');
-  if (!requestId)
-    throw new Error(`the authorization endpoint led to ${hostedPage.origin} without a requestId`);
-
-  const login = await cookies.fetch(new URL('/login-srv/login', baseUrl).href, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      username: credentials.email,
-      password: credentials.password,
-      requestId,
-      username_type: 'email',
-    }).toString(),
-  });
-  const next = login.headers.get('location');
-  if (!next) throw new Error(`the login answered ${login.status} without a redirect`);
-  const callback = await cookies.followWithin(baseUrl, new URL(next, baseUrl).href);
+  const callback = await signInAtProvider(baseUrl, authorize.href, credentials);
   const code = callback.searchParams.get('code');
   if (!code || !callback.href.startsWith(client.redirectUri)) {
     // Back on the hosted page: its error parameter says why (never the password).
@@ -65,6 +46,37 @@ export async function signInForTokens(
     throw new Error(`the token endpoint answered ${tokens.status} without a refresh token`);
   }
   return { refreshToken };
+}
+
+/**
+ * A person signing in at the provider for an authorization request (`authorizeUrl`): on to its hosted
+ * page, which names the request, the login posted with the request id, and the redirects followed
+ * with the provider's cookies until they leave it. Returns where they lead: the client's redirect URI
+ * with its code, or the hosted page with an error.
+ */
+export async function signInAtProvider(
+  baseUrl: string,
+  authorizeUrl: string,
+  credentials: { email: string; password: string },
+): Promise<URL> {
+  const cookies = new CookieJar();
+  const hostedPage = await cookies.followWithin(baseUrl, authorizeUrl);
+  const requestId = hostedPage.searchParams.get('requestId');
+  if (!requestId)
+    throw new Error(`the authorization endpoint led to ${hostedPage.origin} without a requestId`);
+  const login = await cookies.fetch(new URL('/login-srv/login', baseUrl).href, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      username: credentials.email,
+      password: credentials.password,
+      requestId,
+      username_type: 'email',
+    }).toString(),
+  });
+  const next = login.headers.get('location');
+  if (!next) throw new Error(`the login answered ${login.status} without a redirect`);
+  return cookies.followWithin(baseUrl, new URL(next, baseUrl).href);
 }
 
 /** A refresh at the token endpoint: its status and, when refused, the OAuth error code. */

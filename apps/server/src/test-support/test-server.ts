@@ -3,6 +3,7 @@ import { type MailSink, startMailSink } from '@concierge/test-support';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../app';
 import { loadConfig } from '../config';
+import { loadConsoleBuild } from '../console/console-document';
 import { migrations, SERVER_SCHEMA } from '../db/migrations';
 import type { ServerTables } from '../db/schema';
 import { createMailTransport } from '../mail/mail-transport';
@@ -10,6 +11,7 @@ import { ServerMetrics } from '../observability/metrics';
 import type { Tracing } from '../observability/tracing';
 import { ProviderClient } from '../provider-client/provider-client';
 import { loadPortalBuild } from '../ssr/portal-bundle';
+import { startBrandSync } from '../tenants/brand-sync';
 import { loadTenantRegistry } from '../tenants/load-registry';
 import { TEST_ADMIN_CLIENT } from './embedded-provider';
 import { sharedProvider } from './shared-provider';
@@ -23,6 +25,11 @@ export interface TestServerOptions {
   logStream?: { write(line: string): void };
   /** Another test server's database: several instances on one database, as behind a load balancer. */
   db?: Kysely<ServerTables>;
+  /**
+   * Brands published from the console taken as main.ts takes them (tenants/brand-sync.ts): a LISTEN
+   * connection of its own, so only for the files that publish. Not with `db` (another server's).
+   */
+  brandSync?: true;
   /** Traces, for the requests, the statements on a database of its own and the provider calls. */
   tracing?: Tracing;
 }
@@ -62,12 +69,13 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     tracing: options.tracing,
   });
   const database = options.db
-    ? { db: options.db, close: async () => undefined }
+    ? { db: options.db, schema: undefined, url: undefined, close: async () => undefined }
     : await openTestDatabase<ServerTables>(SERVER_SCHEMA, migrations, { log: options.tracing?.statementLog });
   const registry = await loadTenantRegistry(config.tenantsFile, { portalUrl: config.portalUrl });
   const app: FastifyInstance = await buildServer(config, {
     db: database.db,
     portal: await loadPortalBuild(config.portalDistDir),
+    ...(config.console ? { console: await loadConsoleBuild(config.console.distDir) } : {}),
     registry,
     provider,
     mailTransport: createMailTransport(config.mail),
@@ -75,6 +83,16 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     logStream: options.logStream,
     tracing: options.tracing,
   });
+  const brandSync =
+    options.brandSync && database.url && database.schema
+      ? await startBrandSync({
+          db: database.db,
+          registry,
+          databaseUrl: database.url,
+          schema: database.schema,
+          log: app.log,
+        })
+      : undefined;
   return {
     app,
     config,
@@ -85,6 +103,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     /** The SMTP catcher when options.smtp was true. */
     mailSink,
     async close() {
+      await brandSync?.stop();
       await app.close();
       await database.close();
       await mailSink?.close();

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { AppError } from '../../http/errors';
-import type { TenantRegistry } from '../../tenants/tenant-registry';
+import type { LogoSource, TenantRegistry } from '../../tenants/tenant-registry';
+import type { AdminActor } from '../admin-auth';
 import { type BatchDeps, showCodeBatch } from '../batches-admin';
 import { type LetterLogo, renderLetters } from './letters-pdf';
 
@@ -14,8 +15,12 @@ export interface BatchLettersDeps extends BatchDeps {
  * the tenant's brand as the registry has it now: the first print, or a new one for letters lost.
  * A code used, revoked or expired gets no letter — it would only lead to an error page.
  */
-export async function batchLetters(deps: BatchLettersDeps, id: string): Promise<Buffer> {
-  const { batch, codes } = await showCodeBatch(deps, id);
+export async function batchLetters(
+  deps: BatchLettersDeps,
+  id: string,
+  actor: Pick<AdminActor, 'tenants'>,
+): Promise<Buffer> {
+  const { batch, codes } = await showCodeBatch(deps, id, actor);
   const entry = deps.registry.bySubdomain(batch.tenant);
   if (!entry) {
     throw new AppError(409, 'unknown_tenant', `The tenant "${batch.tenant}" is no longer in the registry.`);
@@ -32,7 +37,7 @@ export async function batchLetters(deps: BatchLettersDeps, id: string): Promise<
     brand: {
       displayName: entry.displayName,
       primaryColor: entry.brand.primaryColor,
-      logo: await letterLogo(deps.registry.logoFile(entry)),
+      logo: await letterLogo(deps.registry.logoOf(entry)),
       ...(entry.contact ? { contact: entry.contact } : {}),
     },
     batch: { building: batch.building, expiresAt: batch.expiresAt ? new Date(batch.expiresAt) : null },
@@ -46,8 +51,17 @@ export async function batchLetters(deps: BatchLettersDeps, id: string): Promise<
   });
 }
 
-/** The logo file as a letter can hold it; a WebP logo (which PDF cannot embed) is refused. */
-async function letterLogo(file: string): Promise<LetterLogo> {
+/**
+ * The logo the tenant's pages show (a published one, else the file's) as a letter can hold it; a
+ * WebP logo file (which PDF cannot embed) is refused. A published logo is SVG, PNG or JPEG always.
+ */
+async function letterLogo(source: LogoSource): Promise<LetterLogo> {
+  if ('logo' in source) {
+    const { bytes, mediaType } = source.logo;
+    if (mediaType === 'image/svg+xml') return { svg: bytes.toString('utf8') };
+    return { image: bytes, type: mediaType === 'image/png' ? 'png' : 'jpeg' };
+  }
+  const file = source.file;
   const extension = extname(file).toLowerCase();
   if (extension === '.svg') return { svg: await readFile(file, 'utf8') };
   if (extension === '.png') return { image: await readFile(file), type: 'png' };

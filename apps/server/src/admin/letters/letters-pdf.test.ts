@@ -2,8 +2,8 @@
 // code decoded from the page as pdf.js paints it — what a phone's camera sees on paper.
 import { readFileSync } from 'node:fs';
 import type { Language } from '@concierge/contracts';
-import { describe, expect, it } from 'vitest';
-import { qrCodeOf, readPdf, textOf } from '../../test-support/pdf-reader';
+import { closePdf, qrCodeOf, readPdf, textOf } from '@concierge/test-support/pdf-reader';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { type LetterBrand, type LetterUnit, renderLetters } from './letters-pdf';
 
 const brand: LetterBrand = {
@@ -52,6 +52,7 @@ describe('renderLetters', () => {
     const pdf = await readPdf(
       await renderLetters({ brand, batch: { building: 'Rue du Lac 3, 1003 Lausanne', expiresAt }, units }),
     );
+    onTestFinished(() => closePdf(pdf));
     expect(pdf.numPages).toBe(units.length);
     for (const [index, unit] of units.entries()) {
       const text = await textOf(pdf, index + 1);
@@ -86,6 +87,7 @@ describe('renderLetters', () => {
         units: letters,
       }),
     );
+    onTestFinished(() => closePdf(pdf));
     expect(pdf.numPages).toBe(letters.length);
     for (const [index, { name, registerUrl }] of letters.entries()) {
       const text = await textOf(pdf, index + 1);

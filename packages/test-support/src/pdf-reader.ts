@@ -1,14 +1,18 @@
 // A PDF as a reader gets it: read back with pdf.js, each page's text, and a page's QR code decoded by
-// jsQR from the page as pdf.js paints it — what a phone's camera sees on paper.
+// jsQR from the page as pdf.js paints it — what a phone's camera sees on paper. Shared by the
+// server's tests of the letters and the browser test of the console, which reads the PDF the browser
+// was given; its own entry (`@concierge/test-support/pdf-reader`), so that no other test loads pdf.js.
 import { createCanvas } from '@napi-rs/canvas';
 import jsQR from 'jsqr';
 import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { onTestFinished } from 'vitest';
 
+/** The document, read whole; the caller ends it with closePdf when done (pdf.js keeps its pages). */
 export async function readPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
-  const loading = getDocument({ data: new Uint8Array(bytes), verbosity: 0 });
-  onTestFinished(() => loading.destroy());
-  return loading.promise;
+  return getDocument({ data: new Uint8Array(bytes), verbosity: 0 }).promise;
+}
+
+export function closePdf(pdf: PDFDocumentProxy): Promise<void> {
+  return pdf.loadingTask.destroy();
 }
 
 /** The page's text in reading order, its lines joined by `separator`. */
