@@ -1,9 +1,10 @@
 import {
   axeViolations,
-  focusedElement,
   focusIndicator,
   overflowProblems,
   setTextSize,
+  tab,
+  tabTo,
 } from './support/accessibility';
 import { createInvitation, createRegistrationCode } from './support/admin';
 import { renderEveryMail } from './support/every-mail';
@@ -331,27 +332,6 @@ test('the page as the server sends it says "error" in its title while it shows o
     expect(failed).toContain(`<title>${errorTitle} – Demo Immobilien AG</title>`);
   }
 });
-
-/** Tab (or Shift+Tab) once and check the element that got the focus shows it, at 3:1 on white. */
-async function tab(page: Page, key: 'Tab' | 'Shift+Tab' = 'Tab') {
-  await page.keyboard.press(key);
-  const indicator = await focusIndicator(page);
-  const focused = await focusedElement(page);
-  expect(indicator, `the focus on ${focused} is visible`).not.toBeNull();
-  if (indicator?.contrast != null) {
-    expect(indicator.contrast, `the focus ring on ${focused} (${indicator.kind})`).toBeGreaterThanOrEqual(3);
-  }
-  return focused;
-}
-
-/** Tabs until the locator's element has the focus, checking every stop on the way. */
-async function tabTo(page: Page, target: ReturnType<Page['locator']>, key: 'Tab' | 'Shift+Tab' = 'Tab') {
-  for (let stop = 0; stop < 20; stop += 1) {
-    await tab(page, key);
-    if (await target.evaluate((element) => element === document.activeElement)) return;
-  }
-  throw new Error(`${key} never reached ${target}`);
-}
 
 test('signs in by keyboard alone, the focus visible at every stop, also on an invalid field and the show-password button', async ({
   page,

@@ -3,6 +3,7 @@ import {
   expectNoAxeViolations,
   expectNoAxeViolationsWithoutScript,
   overflowProblems,
+  tabTo,
 } from './support/accessibility';
 import {
   type ConsoleManager,
@@ -348,4 +349,30 @@ test('every console page: no axe violations and no sideways scrolling at 320 px;
   }
   await scripted.context.close();
   expect(problems, 'cut off or scrolling sideways at 320 px').toEqual([]);
+
+  // The keyboard alone: a code picked and revoked, the focus visible at every stop.
+  const keyboard = await consoleSession(browser, manager);
+  const batchUrl = visited.find((url) => /\/batches\/[0-9a-f-]{36}$/.test(new URL(url).pathname));
+  await keyboard.page.goto(batchUrl!);
+  await expect(keyboard.page.locator('html[data-hydrated]')).toHaveCount(1);
+  const [picked] = await codeRows(keyboard.page);
+  const box = keyboard.page.getByRole('checkbox', {
+    name: filled(texts.batch.selectCode, { unit: picked!.unit }),
+  });
+  await tabTo(keyboard.page, box, 'Tab', 40);
+  await keyboard.page.keyboard.press('Space');
+  await expect(box).toBeChecked();
+  await tabTo(
+    keyboard.page,
+    keyboard.page.getByRole('button', { name: texts.batch.revokeSelected }),
+    'Tab',
+    40,
+  );
+  keyboard.page.once('dialog', (dialog) => void dialog.accept());
+  await keyboard.page.keyboard.press('Enter');
+  await expectDone(keyboard.page, filled(texts.doneCount.codes_revoked, { count: 1 }));
+  expect((await codeRows(keyboard.page)).find((row) => row.unit === picked!.unit)?.state).toBe(
+    texts.codeState.revoked,
+  );
+  await keyboard.context.close();
 });

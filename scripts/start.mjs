@@ -58,10 +58,12 @@ function announce(stack) {
 Concierge is running${isCluster ? ' as a cluster' : ''}:
   Demo property portal (start here)  ${stack.urls.propertyPortal}
   Sign-in portal                     ${stack.urls.portal}/login${isCluster ? '   (nginx)' : ''}
+  Console of the office              ${stack.urls.portal}/console
   Embedded identity provider         ${stack.urls.provider}
   Mail catcher inbox                 ${stack.urls.mail}   (SMTP on ${stack.urls.smtp})
 ${instances}
   Demo tenant account: demo@concierge.test / Demo-Passw0rd!
+  Console: verwaltung@concierge.test / Verwaltung-Passw0rd! (demo's office), operator@concierge.test / Operator-Passw0rd!
   Stop with Ctrl+C.
 `);
   for (const { name, child } of stack.children) {

@@ -258,3 +258,29 @@ export function focusedElement(page: Page) {
     return `<${element.tagName.toLowerCase()}> ${name ?? ''}`;
   });
 }
+
+/** Tab (or Shift+Tab) once and check the element that got the focus shows it, at 3:1 on white. */
+export async function tab(page: Page, key: 'Tab' | 'Shift+Tab' = 'Tab') {
+  await page.keyboard.press(key);
+  const indicator = await focusIndicator(page);
+  const focused = await focusedElement(page);
+  expect(indicator, `the focus on ${focused} is visible`).not.toBeNull();
+  if (indicator?.contrast != null) {
+    expect(indicator.contrast, `the focus ring on ${focused} (${indicator.kind})`).toBeGreaterThanOrEqual(3);
+  }
+  return focused;
+}
+
+/** Tabs until the locator's element has the focus, checking every stop on the way. */
+export async function tabTo(
+  page: Page,
+  target: ReturnType<Page['locator']>,
+  key: 'Tab' | 'Shift+Tab' = 'Tab',
+  stops = 20,
+) {
+  for (let stop = 0; stop < stops; stop += 1) {
+    await tab(page, key);
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+  }
+  throw new Error(`${key} never reached ${target}`);
+}
