@@ -274,6 +274,20 @@ describe('publishing', () => {
       code: 'no_brand_draft',
     });
     expect(await discardBrandDraft(database.db, 'r5', actor)).toEqual({ discarded: false });
+    // A draft saved after the discard is a new revision: a publish of the number shown before names
+    // nothing (a reused number would publish content nobody previewed).
+    const third = await saveBrandDraft(
+      database.db,
+      a.registry,
+      'r5',
+      draft({ displayName: 'R5 Immobilien', primaryColor: '#2f9e44' }),
+      actor,
+    );
+    expect(third.revision).toBeGreaterThan(second.revision);
+    await expect(publishBrandDraft(database.db, 'r5', second.revision, actor)).rejects.toMatchObject({
+      code: 'brand_draft_changed',
+    });
+    await discardBrandDraft(database.db, 'r5', actor);
   });
 
   it('refuses a bad logo with 400 naming the logo, and saves nothing', async () => {

@@ -75,7 +75,7 @@ export async function saveBrandDraft(
     await lockBrand(trx, tenant);
     const logo = draft.logo ?? (await logoInUse(trx, registry, tenant));
     if ('problem' in logo) throw new BrandInputError({ logo: logo.problem });
-    const revision = await nextRevision(trx, tenant);
+    const revision = await nextRevision(trx);
     await trx.deleteFrom('tenant_brands').where('tenant', '=', tenant).where('state', '=', 'draft').execute();
     await trx
       .insertInto('tenant_brands')
@@ -191,13 +191,15 @@ async function lockBrand(trx: Kysely<ServerTables>, tenant: string): Promise<voi
 }
 
 /** Revisions count per tenant, drafts and published alike; a discarded draft's number is not reused before a higher one exists. */
-async function nextRevision(trx: Kysely<ServerTables>, tenant: string): Promise<number> {
-  const row = await trx
-    .selectFrom('tenant_brands')
-    .select((eb) => eb.fn.max('revision').as('revision'))
-    .where('tenant', '=', tenant)
-    .executeTakeFirst();
-  return Number(row?.revision ?? 0) + 1;
+/**
+ * A revision number never given before, for any tenant: a draft discarded and a new one saved never
+ * share one, so a publish of the number someone previewed publishes what they saw or nothing.
+ */
+async function nextRevision(trx: Kysely<ServerTables>): Promise<number> {
+  const { rows } = await sql<{
+    revision: string;
+  }>`select nextval('tenant_brand_revisions') as revision`.execute(trx);
+  return Number(rows[0]!.revision);
 }
 
 /** The logo a draft keeps when none is sent: the draft's, the published brand's, else the file's. */

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { ConsoleFlash, Language } from '@concierge/contracts';
 import type { Kysely } from '@concierge/database';
 import type { ServerTables } from '../db/schema';
+import { matchingSecret } from '../http/api-key';
 import type { ConsoleAccess } from './console-roles';
 
 /** How long a sign-in may take at the provider before its return is refused. */
@@ -28,11 +29,17 @@ export interface SessionLifetime {
 const hashOf = (value: string) => createHash('sha256').update(value, 'utf8').digest('base64url');
 const randomToken = () => randomBytes(32).toString('base64url');
 
-/** A sign-in sent to the provider: its return is matched to this by its state, once. */
+/**
+ * A sign-in sent to the provider: its return is matched to this by its state, once, and only in the
+ * browser that started it — the returned value goes into that browser's cookie. Without it, a
+ * return link someone else started (and stopped before using) would sign a victim into the
+ * starter's account (login CSRF).
+ */
 export async function rememberSignIn(
   db: Kysely<ServerTables>,
   started: { state: string; nonce: string; codeVerifier: string; language: Language },
-): Promise<void> {
+): Promise<string> {
+  const browser = randomToken();
   await db
     .insertInto('console_sign_ins')
     .values({
@@ -40,22 +47,29 @@ export async function rememberSignIn(
       code_verifier: started.codeVerifier,
       nonce: started.nonce,
       language: started.language,
+      browser_hash: hashOf(browser),
       created_at: new Date(),
     })
     .execute();
+  return browser;
 }
 
-/** The sign-in a return's state belongs to, taken (a second return with it finds none); null: none or too old. */
+/**
+ * The sign-in a return's state belongs to, taken (a second return with it finds none); null when
+ * there is none, it is too old, or the browser's cookie (`browser`) is not the one that started it.
+ */
 export async function takeSignIn(
   db: Kysely<ServerTables>,
   state: string,
+  browser: string | undefined,
 ): Promise<{ nonce: string; codeVerifier: string; language: string } | null> {
   const row = await db
     .deleteFrom('console_sign_ins')
     .where('state_hash', '=', hashOf(state))
-    .returning(['nonce', 'code_verifier', 'language', 'created_at'])
+    .returning(['nonce', 'code_verifier', 'language', 'browser_hash', 'created_at'])
     .executeTakeFirst();
   if (!row || row.created_at.getTime() < Date.now() - SIGN_IN_LIFETIME_MS) return null;
+  if (!browser || matchingSecret(hashOf(browser), [row.browser_hash]) === -1) return null;
   return { nonce: row.nonce, codeVerifier: row.code_verifier, language: row.language };
 }
 

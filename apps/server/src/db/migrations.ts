@@ -399,6 +399,8 @@ export const migrations: Record<string, Migration> = {
         .addColumn('code_verifier', 'text', (column) => column.notNull())
         .addColumn('nonce', 'text', (column) => column.notNull())
         .addColumn('language', 'text', (column) => column.notNull())
+        // The hash of a random value in the starting browser's cookie: the return counts only there.
+        .addColumn('browser_hash', 'text', (column) => column.notNull())
         .addColumn('created_at', 'timestamptz', (column) => column.notNull())
         .execute();
       // A signed-in console user (console/console-sessions.ts), kept by the hash of the cookie's
@@ -428,9 +430,9 @@ export const migrations: Record<string, Migration> = {
       // part of a registry entry; the file stays the source of the tenant itself. One table, a row per
       // revision: a draft is a revision not yet published, and publishing flips its state, so what
       // goes live is byte for byte what was previewed and nothing is copied. Published rows are kept
-      // (the newest per tenant is in use; the others are its history). Revisions count per tenant,
-      // drafts and published alike, so a revision number names one content for good: the preview and
-      // publish refer to it. The partial unique index keeps at most one draft per tenant. Contact and
+      // (the newest per tenant is in use; the others are its history). Revisions come from one
+      // sequence, drafts and published alike, so a revision number names one content for good, also
+      // after a draft was discarded: the preview and publish refer to it. The partial unique index keeps at most one draft per tenant. Contact and
       // flags are JSON as the registry file holds them, checked by its schemas on the way in and out;
       // the logo is its bytes (at most 512 KiB), the stylesheet its text (at most 64 KiB).
       await db.schema
@@ -464,6 +466,7 @@ export const migrations: Record<string, Migration> = {
         .unique()
         .where(sql<boolean>`state = 'draft'`)
         .execute();
+      await sql`create sequence tenant_brand_revisions`.execute(db);
     },
   },
 };

@@ -211,6 +211,7 @@ export interface ConsoleSignInsTable {
   code_verifier: string;
   nonce: string;
   language: string;
+  browser_hash: string;
   created_at: Date;
 }
 

@@ -47,8 +47,22 @@ describe('checkLogo', () => {
     ],
     ['an xml-stylesheet', Buffer.from('<?xml-stylesheet href="https://evil.example/a.css"?><svg/>')],
     ['an animated href', svg('<a href="#a"><set attributeName="href" to="https://evil.example"/></a>')],
+    [
+      'a non-ASCII namespace prefix',
+      svg('<image xmlns:ä="http://www.w3.org/1999/xlink" ä:href="/srv/x.png"/>'),
+    ],
+    // A file built to make the check backtrack: each of these held the event loop for minutes or
+    // hours before the patterns were bounded (the test would time out, not fail).
+    ['a run of url( never closed', svg(`<style>${'url('.repeat(100_000)}</style>`)],
   ])('refuses an SVG with %s', (_what, bytes) => {
     expect(problemOf(bytes)).toBe('logo_unsafe');
+  });
+
+  it('reads a prologue of many comments as quickly as any other, and a file of them is no SVG', () => {
+    expect(problemOf(Buffer.from(`${'<!---->'.repeat(40)}x`))).toBe('logo_type_mismatch');
+    expect(problemOf(Buffer.from(`${'<!---->'.repeat(40)}<svg xmlns="http://www.w3.org/2000/svg"/>`))).toBe(
+      'taken',
+    );
   });
 
   it('reads the type from the bytes, not from what the upload says', () => {

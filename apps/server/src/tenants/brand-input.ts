@@ -139,8 +139,10 @@ function rasterTypeOf(bytes: Buffer): LogoMediaType | undefined {
  * An SVG's text: UTF-8 whose first element, after declarations, comments or a doctype, is <svg>
  * (whether those are allowed is isUnsafeSvg's question).
  */
+// Each part stops at its own terminator and cannot reach past it: a lazy `[\s\S]*?` inside the
+// repetition backtracked exponentially on `<!---->` repeated (280 bytes held the event loop for hours).
 const SVG_START =
-  /^\uFEFF?\s*(?:(?:<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE(?:[^>[]|\[[\s\S]*?\])*>)\s*)*<svg[\s/>]/i;
+  /^\uFEFF?\s*(?:(?:<\?(?:(?!\?>)[\s\S])*\?>|<!--(?:(?!-->)[\s\S])*-->|<!DOCTYPE[^>[]*(?:\[[^\]]*\][^>]*)?>)\s*)*<svg[\s/>]/i;
 
 function svgTextOf(bytes: Buffer): string | undefined {
   let text: string;
@@ -162,18 +164,22 @@ function svgTextOf(bytes: Buffer): string | undefined {
  * a file at all.
  */
 const UNSAFE_SVG: RegExp[] = [
-  /<(?:[\w.-]+:)?(?:script|foreignObject|iframe|embed|object|handler|listener)[\s/>]/i,
-  /[\s"'/](?:[\w.-]+:)?on[a-z]+\s*=/i,
+  /<(?:[^\s=<>/"':]+:)?(?:script|foreignObject|iframe|embed|object|handler|listener)[\s/>]/i,
+  /[\s"'/](?:[^\s=<>/"':]+:)?on[a-z]+\s*=/i,
   /<!(?:DOCTYPE|ENTITY)/i,
   /<\?(?!xml\s)/i,
-  /attributeName\s*=\s*["']\s*(?:[\w.-]+:)?(?:href|src)\b/i,
+  /attributeName\s*=\s*["']\s*(?:[^\s=<>/"':]+:)?(?:href|src)\b/i,
   /javascript:/i,
   /@import|@font-face/i,
   /\\/,
   /(?:image-set|image|cross-fade|element|expression)\s*\(/i,
 ];
 /** A reference that stays inside the file: a fragment, or an embedded raster image. */
-const LOCAL_REFERENCE = /^\s*(?:#[\w.:-]*|data:image\/(?:png|jpeg|gif|webp);base64,[a-z0-9+/=\s]*)\s*$/i;
+// No two neighbouring parts share a character, so a long value that fails fails at once.
+const LOCAL_REFERENCE = /^\s*(?:#[\w.:-]*\s*|data:image\/(?:png|jpeg|gif|webp);base64,[a-z0-9+/=\s]*)$/i;
+/** Where a CSS `url(` starts: what follows it is read from there, never searched for again. */
+const URL_OPENING = /url\s*\(/gi;
+const URL_ARGUMENT = /\s*(?:"([^"]*)"|'([^']*)'|([^)"']*))\)/y;
 
 function isUnsafeSvg(raw: string): boolean {
   return [raw, decodeCharacterReferences(raw)].some(
@@ -182,13 +188,19 @@ function isUnsafeSvg(raw: string): boolean {
 }
 
 function hasOutsideReference(text: string): boolean {
-  for (const match of text.matchAll(/[\s"'](?:[\w.-]+:)?(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|())/gi)) {
+  for (const match of text.matchAll(
+    /[\s"'](?:[^\s=<>/"':]+:)?(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|())/gi,
+  )) {
     const value = match[1] ?? match[2];
     if (value === undefined || !LOCAL_REFERENCE.test(value)) return true;
   }
-  for (const match of text.matchAll(/url\s*\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*))\)/gi)) {
-    const value = match[1] ?? match[2] ?? match[3] ?? '';
-    if (!LOCAL_REFERENCE.test(value)) return true;
+  // Every `url(` is read where it stands (a search for the whole `url(…)` started again after each
+  // `url(` without a close, quadratic on a file of them); one that cannot be read counts as outside.
+  for (const opening of text.matchAll(URL_OPENING)) {
+    URL_ARGUMENT.lastIndex = opening.index + opening[0].length;
+    const argument = URL_ARGUMENT.exec(text);
+    const value = argument ? (argument[1] ?? argument[2] ?? argument[3] ?? '') : undefined;
+    if (value === undefined || !LOCAL_REFERENCE.test(value)) return true;
   }
   return false;
 }

@@ -173,13 +173,13 @@ export class TenantRegistry {
     const { tenants, fileEntries } = this.#state;
     if (clientId !== undefined) return tenants.filter((tenant) => tenant.clientId === clientId);
     if (name === undefined) return [];
-    // A published displayName renames the brand, not the client: the file's still names it too.
+    // By the registry file's names only: a published displayName renames the brand, not the client,
+    // and a manager who published another tenant's name would otherwise show that tenant's sign-in
+    // requests under their own brand.
     return tenants.filter((tenant) =>
       tenant.clientName !== undefined
         ? tenant.clientName === name
-        : tenant.displayName === name ||
-          fileEntries.get(tenant.subdomain)?.displayName === name ||
-          tenant.clientId === name,
+        : fileEntries.get(tenant.subdomain)?.displayName === name || tenant.clientId === name,
     );
   }
 

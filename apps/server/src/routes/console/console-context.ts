@@ -73,6 +73,11 @@ export function sessionHook(deps: ConsoleDeps) {
   };
 }
 
+/** Whether the session hook has looked at this request (not for the console's assets). */
+export function hasVisit(request: FastifyRequest): boolean {
+  return visits.has(request);
+}
+
 export function visitOf(request: FastifyRequest): ConsoleVisit {
   const visit = visits.get(request);
   if (!visit) throw new Error('a console route was reached without the session hook');

@@ -1,3 +1,4 @@
+import { isUnsafeText } from '@concierge/contracts';
 import type { MultipartFile } from '@fastify/multipart';
 
 /**
@@ -21,8 +22,33 @@ export function textOf(fields: Fields, name: string): string {
 /** The file of a field; undefined when none was chosen (a browser sends an empty part then). */
 export function uploadOf(fields: Fields, name: string): Upload | undefined {
   const value = fields[name];
-  const isUpload = typeof value === 'object' && value !== null && Buffer.isBuffer((value as Upload).bytes);
-  return isUpload && (value as Upload).bytes.length > 0 ? (value as Upload) : undefined;
+  return isUpload(value) && value.bytes.length > 0 ? value : undefined;
+}
+
+/** The fields whose text may span lines: a typed list of units, a stylesheet. */
+const MULTI_LINE_FIELDS = new Set(['units', 'stylesheet']);
+
+/**
+ * The first field (by name) holding a control character, a lone surrogate or a value that is neither
+ * text, a list of texts nor an upload; undefined when all are safe. A line break and a tab count as
+ * text in the multi-line fields only. NUL never: PostgreSQL refuses it.
+ */
+export function unsafeFieldOf(fields: Fields): string | undefined {
+  for (const [name, value] of Object.entries(fields)) {
+    if (isUnsafeText(name)) return 'field name';
+    if (isUpload(value)) continue;
+    const texts = [value].flat();
+    const lineBreaks = MULTI_LINE_FIELDS.has(name);
+    for (const text of texts) {
+      if (typeof text !== 'string') return name;
+      if (isUnsafeText(lineBreaks ? text.replace(/\r\n|[\n\r\t]/g, ' ') : text)) return name;
+    }
+  }
+  return undefined;
+}
+
+function isUpload(value: unknown): value is Upload {
+  return typeof value === 'object' && value !== null && Buffer.isBuffer((value as Upload).bytes);
 }
 
 /** @fastify/multipart's onFile: a file part read whole (within the upload limit) into an Upload. */

@@ -1,7 +1,13 @@
 import { isLanguage } from '@concierge/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { consoleAccessOf } from '../../console/console-roles';
-import { endSession, openSession, rememberSignIn, takeSignIn } from '../../console/console-sessions';
+import {
+  endSession,
+  openSession,
+  rememberSignIn,
+  SIGN_IN_LIFETIME_MS,
+  takeSignIn,
+} from '../../console/console-sessions';
 import { enforceRateLimits } from '../../http/rate-limit';
 import { rulesOf } from '../../http/rate-limit-rules';
 import type { ConsoleSignIn } from '../../provider-client/console-sign-in';
@@ -18,6 +24,11 @@ import { type ConsoleDeps, sendPage, sessionCookieName, visitOf } from './consol
 export function consoleSignInRoutes(app: FastifyInstance, deps: ConsoleDeps, signIn: ConsoleSignIn) {
   const cookieName = sessionCookieName(deps.config);
   const secure = deps.config.portalUrl.startsWith('https:');
+  // The starting browser's mark (console-sessions.ts, rememberSignIn): sent to the callback alone.
+  const startedCookie = {
+    name: 'concierge-console-sign-in',
+    options: { path: '/console/callback', httpOnly: true, sameSite: 'lax', secure } as const,
+  };
 
   app.get('/console/sign-in', async (request, reply) => {
     const { language } = visitOf(request);
@@ -29,8 +40,14 @@ export function consoleSignInRoutes(app: FastifyInstance, deps: ConsoleDeps, sig
       request.log.warn({ err: error }, 'console sign-in: the provider could not be asked');
       return sendPage(deps, request, reply, { page: 'sign-in', reason: 'failed' }, 503);
     }
-    await rememberSignIn(deps.db, { ...started, language });
-    return reply.header('cache-control', 'no-store').redirect(started.url, 302);
+    const browser = await rememberSignIn(deps.db, { ...started, language });
+    return reply
+      .header('cache-control', 'no-store')
+      .setCookie(startedCookie.name, browser, {
+        ...startedCookie.options,
+        maxAge: SIGN_IN_LIFETIME_MS / 1000,
+      })
+      .redirect(started.url, 302);
   });
 
   app.get('/console/callback', async (request, reply) => {
@@ -40,8 +57,12 @@ export function consoleSignInRoutes(app: FastifyInstance, deps: ConsoleDeps, sig
     };
     const query = request.query as Record<string, unknown>;
     const state = typeof query.state === 'string' ? query.state : undefined;
-    const started = state ? await takeSignIn(deps.db, state) : null;
-    if (!started || !state) return failed(400, 'no sign-in of this console is waiting for this return');
+    const browser = request.cookies[startedCookie.name];
+    reply.clearCookie(startedCookie.name, startedCookie.options);
+    const started = state ? await takeSignIn(deps.db, state, browser) : null;
+    if (!started || !state) {
+      return failed(400, 'no sign-in this browser started is waiting for this return');
+    }
     let identity: Awaited<ReturnType<ConsoleSignIn['finish']>>;
     try {
       identity = await signIn.finish(callbackUrl(deps, request), { state, ...started });
