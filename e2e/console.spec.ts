@@ -39,6 +39,31 @@ async function expectDone(page: Page, text: string) {
   await expect(page.locator('.flash[role="status"]')).toHaveText(text);
 }
 
+/**
+ * On the invitations page: an invitation made for `invited`, then sent again; the links of the first
+ * e-mail and of the second (a new code), once the second has arrived.
+ */
+async function inviteAndSendAgain(page: Page, texts: ReturnType<typeof consoleTexts>, invited: string) {
+  await page.getByRole('textbox', { name: texts.invitations.email }).fill(invited);
+  await page.getByRole('button', { name: texts.invitations.submit }).click();
+  await expectDone(page, texts.done.invitation_created);
+  const first = await linkFromLatestMail(invited, '/register');
+  await page
+    .getByRole('button', {
+      name: `${texts.invitations.resend} ${filled(texts.invitations.to, { email: invited })}`,
+    })
+    .click();
+  await expectDone(page, texts.done.invitation_resent);
+  let second = first.link;
+  await expect
+    .poll(async () => {
+      second = (await linkFromLatestMail(invited, '/register')).link;
+      return second.href;
+    })
+    .not.toBe(first.link.href);
+  return { first: first.link, second };
+}
+
 /** The file input's way: a CSV file chosen and sent with the building's name. */
 async function importUnits(page: Page, texts: ReturnType<typeof consoleTexts>, building: string) {
   const { csv, units } = unitsCsv(UNITS);
@@ -201,27 +226,14 @@ for (const [manager, other] of [
 
     // 5. An invitation sent again: the first e-mail's link is withdrawn, the second one registers.
     await page.goto(`${urls.portal}${tenantPath}/invitations`);
-    const invited = uniqueEmail(`console-invited-${manager.language}`);
-    await page.getByRole('textbox', { name: texts.invitations.email }).fill(invited);
-    await page.getByRole('button', { name: texts.invitations.submit }).click();
-    await expectDone(page, texts.done.invitation_created);
-    const first = await linkFromLatestMail(invited, '/register');
-    await page
-      .getByRole('button', {
-        name: `${texts.invitations.resend} ${filled(texts.invitations.to, { email: invited })}`,
-      })
-      .click();
-    await expectDone(page, texts.done.invitation_resent);
-    let second = first.link;
-    await expect
-      .poll(async () => {
-        second = (await linkFromLatestMail(invited, '/register')).link;
-        return second.href;
-      })
-      .not.toBe(first.link.href);
+    const { first, second } = await inviteAndSendAgain(
+      page,
+      texts,
+      uniqueEmail(`console-invited-${manager.language}`),
+    );
     const register = registerTexts(manager.language);
     const withdrawn = register.error.invitation_withdrawn;
-    await home.goto(first.link.href);
+    await home.goto(first.href);
     await expect(home.getByRole('alert')).toContainText(withdrawn);
     await home.locator('input[name="new-password"]').fill(PASSWORD);
     await home.locator('input[name="new-password-confirmation"]').fill(PASSWORD);
@@ -312,20 +324,7 @@ test('every console page: no axe violations and no sideways scrolling at 320 px;
   await check(page, 'batch');
 
   await page.goto(`${tenantPath}/invitations`);
-  const invited = uniqueEmail('console-nojs');
-  await page.getByRole('textbox', { name: texts.invitations.email }).fill(invited);
-  await page.getByRole('button', { name: texts.invitations.submit }).click();
-  await expectDone(page, texts.done.invitation_created);
-  const first = await linkFromLatestMail(invited, '/register');
-  await page
-    .getByRole('button', {
-      name: `${texts.invitations.resend} ${filled(texts.invitations.to, { email: invited })}`,
-    })
-    .click();
-  await expectDone(page, texts.done.invitation_resent);
-  await expect
-    .poll(async () => (await linkFromLatestMail(invited, '/register')).link.href)
-    .not.toBe(first.link.href);
+  await inviteAndSendAgain(page, texts, uniqueEmail('console-nojs'));
   await check(page, 'invitations');
 
   for (const [name, path] of [
