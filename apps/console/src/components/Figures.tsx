@@ -1,17 +1,9 @@
-import type { CodeFigures, TenantFigures } from '@concierge/contracts';
+import { CODE_STATES, type CodeFigures, type TenantFigures } from '@concierge/contracts';
 import { formatNumber } from '../i18n/format';
 import { useTranslation } from '../i18n/use-translation';
 
-const CODE_FIGURES = [
-  'codes',
-  'unused',
-  'pending',
-  'used',
-  'activated',
-  'locked',
-  'revoked',
-  'expired',
-] as const;
+/** Every code, then each state's: the states as the contracts list them. */
+const CODE_FIGURES = ['codes', ...CODE_STATES] as const satisfies readonly (keyof CodeFigures)[];
 
 /** How many codes are in each state (and a tenant's open invitations), as a list of terms and counts. */
 export function Figures({ figures }: { figures: CodeFigures | TenantFigures }) {

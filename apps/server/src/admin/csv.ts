@@ -34,11 +34,11 @@ export interface CsvRecord {
  * may have another number of fields than the header: the caller names the line. Malformed text
  * (a quote left open) throws csv-parse's error, which names its line.
  */
-export function parseCsv(text: string, options: { delimiters?: string[] } = {}): CsvRecord[] {
+export function parseCsv(text: string, options: { delimiter?: ',' | ';' } = {}): CsvRecord[] {
   // With `info`, each record comes with where it was read; csv-parse's types do not follow it.
   const rows = parse(text, {
     bom: true,
-    delimiter: options.delimiters ?? ',',
+    delimiter: options.delimiter ?? ',',
     skip_empty_lines: true,
     relax_column_count: true,
     info: true,

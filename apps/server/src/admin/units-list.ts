@@ -34,14 +34,15 @@ export class UnitsListProblem extends Error {
 /**
  * An office's list of units, checked as the server checks a batch so that a bad row is named by its
  * line before anything is made. A file (the CLI's, the console's upload) is CSV with the header
- * `unit,name,language`; the console's text field lists `unit;name;language` per line without one.
- * Name and language may be left out or empty (the language is then German). Commas or semicolons
- * separate fields either way: Swiss spreadsheets write semicolons.
+ * `unit,name,language`, its fields separated as its header separates them: commas, or semicolons as
+ * Swiss spreadsheets write them. The console's text field lists `unit;name;language` per line
+ * without a header. Either way one separator only, so that a name like «Muster, Anna» stays one
+ * field. Name and language may be left out or empty (the language is then German).
  */
 export function parseUnitsList(text: string, options: { header: boolean }): BatchUnit[] {
   let records: CsvRecord[];
   try {
-    records = parseCsv(text, { delimiters: [',', ';'] });
+    records = parseCsv(text, { delimiter: options.header ? headerDelimiterOf(text) : ';' });
   } catch (error) {
     if (error instanceof CsvError)
       throw new UnitsListProblem('not_csv', `not readable as CSV: ${error.message}`);
@@ -96,6 +97,12 @@ export function parseUnitsList(text: string, options: { header: boolean }): Batc
     lineOfUnit.set(parsed.data.unit, line);
     return parsed.data;
   });
+}
+
+/** The header line's separator: a semicolon when it has one, else a comma. */
+function headerDelimiterOf(text: string): ',' | ';' {
+  const firstLine = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  return firstLine.includes(';') ? ';' : ',';
 }
 
 function columnsOf(header: CsvRecord): Column[] {

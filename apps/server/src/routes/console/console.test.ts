@@ -138,6 +138,9 @@ describe('the console', () => {
         payload: '{}',
       });
     expect((await revoke({})).statusCode).toBe(401);
+    const revoked = await revoke({ 'x-console-csrf': manager.csrf });
+    expect(revoked.statusCode).toBe(200);
+    expect(revoked.json().data.revoked).toBe(3);
 
     const audit = await server.db
       .selectFrom('admin_audit')
