@@ -84,7 +84,9 @@ function printServerCost(cost) {
         'machine',
       ],
       ...Object.entries(workloads).map(([key, figures]) => [
-        figures.name,
+        figures.roundsUs
+          ? `${figures.name}, median of ${figures.roundsUs.map((us) => us.toFixed(0)).join(' / ')} µs`
+          : figures.name,
         perRequest(figures.cpuPerRequestUs),
         key === 'trivial' ? '1×' : format(figures.ratio, 'ratio'),
         key === 'trivial' ? '' : perRequest(figures.postgres.cpuPerRequestUs),

@@ -54,7 +54,10 @@ if (ONLY !== undefined && !Object.hasOwn(PARTS, ONLY)) {
   console.error(`Unknown --only=${ONLY}: the parts that run alone are ${Object.keys(PARTS).join(', ')}.`);
   process.exit(2);
 }
-const PROFILE = process.argv.includes('--profile');
+/** `--profile` profiles the /register load; `--profile=login` or `--profile=counter` another. */
+const PROFILE = process.argv
+  .find((argument) => argument === '--profile' || argument.startsWith('--profile='))
+  ?.replace(/^--profile=?/, '');
 /** Exit code of a run whose budgets were met, except some the busy machine left unjudged. */
 const EXIT_UNJUDGED = 3;
 const resultsFile = join(root, `bench/results/${ONLY ?? 'latest'}.json`);
@@ -273,16 +276,17 @@ function onStop(stop) {
   };
 }
 
-/** The server's CPU per request against a trivial route; with --profile where /register's goes. */
+/** The server's CPU per request against a trivial route; with --profile where one load's goes. */
 async function measureCost() {
   console.log(
     'Server CPU per request: a trivial Fastify route, then /login as tenants arrive, /register from a ' +
       "letter's link and the failed-login counter (a server of its own, PostgreSQL counting statements)…",
   );
   const cost = await measureServerCost(root, { onStop });
-  if (PROFILE) {
-    console.log('Profiling the server (--cpu-prof) under the /register load…');
-    cost.profile = await profileLoad(root, { onStop, load: 'register' });
+  if (PROFILE !== undefined) {
+    const load = PROFILE || 'register';
+    console.log(`Profiling the server (--cpu-prof) under the ${load} load…`);
+    cost.profile = await profileLoad(root, { onStop, load });
   }
   return cost;
 }

@@ -253,8 +253,9 @@ async function measureWorkload(workload, { origin, pid, postgresPid, db }) {
 }
 
 /**
- * The four loads on a compiled server of its own (PostgreSQL with pg_stat_statements) and the
- * trivial route's server, one after the other; ratios to the trivial route's CPU per request.
+ * The three loads on a compiled server of its own (PostgreSQL with pg_stat_statements), one after
+ * the other, and the trivial route's server before, between and after them; ratios to the median of
+ * the trivial route's three figures of CPU per request.
  * @param {string} root
  * @param {{ onStop?: (stop: () => Promise<void>) => () => void }} [options] onStop registers a stop
  *   for an interrupted run and returns its unregistration
@@ -271,20 +272,48 @@ export async function measureServerCost(root, { onStop = () => () => undefined }
     db.client = new pg.Client({ connectionString: server.databaseUrl });
     await db.client.connect();
     const postgresPid = server.postgresPid();
-    /** @type {Record<string, any>} */
-    const workloads = {};
-    for (const workload of workloadsOf(server)) {
-      const isTrivial = workload.key === 'trivial';
+    const [trivialLoad, ...loads] = workloadsOf(server);
+    const announce = (workload) =>
       console.log(
         `  ${workload.name}: ${COST_WARMUP_S} s warm-up, then as many requests as ${COST_SECONDS} s at its pace…`,
       );
-      workloads[workload.key] = await measureWorkload(workload, {
-        origin: isTrivial ? trivial.origin : server.origin,
-        pid: isTrivial ? trivial.pid : server.pid,
-        postgresPid,
-        db: db.client,
+    const target = { origin: server.origin, pid: server.pid, postgresPid, db: db.client };
+    const trivialTarget = { ...target, origin: trivial.origin, pid: trivial.pid };
+    /** @type {Record<string, any>[]} */
+    const trivialRounds = [];
+    /** @type {Record<string, any>} */
+    const measured = {};
+    // The trivial route before the loads, between them and after them: its own figure varied by
+    // a third from one measurement to the next (39–75 µs), and the median of three, taken around
+    // the loads, keeps one lucky or unlucky round from deciding every ratio.
+    const trivialRound = async () => {
+      announce(trivialLoad);
+      trivialRounds.push(await measureWorkload(trivialLoad, trivialTarget));
+    };
+    // Every load once before any is measured: the first one measured on a fresh server paid for
+    // what its own 2 s warm-up had not finished (V8's later tiers, the database pool's connections
+    // and their prepared statements), 1.2–1.5× its next rounds on the same server.
+    console.log(`  every load for ${COST_WARMUP_S} s, unmeasured, so that the server is warm…`);
+    for (const workload of loads) {
+      await load(`${server.origin}/`, {
+        headers: workload.headers,
+        nextRequest: workload.next,
+        duration: COST_WARMUP_S,
       });
     }
+    await trivialRound();
+    for (const [index, workload] of loads.entries()) {
+      if (index === Math.floor(loads.length / 2)) await trivialRound();
+      announce(workload);
+      measured[workload.key] = await measureWorkload(workload, target);
+    }
+    await trivialRound();
+    const byCost = [...trivialRounds].sort((a, b) => a.cpuPerRequestUs - b.cpuPerRequestUs);
+    /** @type {Record<string, any>} */
+    const workloads = {
+      trivial: { ...byCost[1], roundsUs: trivialRounds.map((round) => round.cpuPerRequestUs) },
+      ...measured,
+    };
     const base = workloads.trivial;
     for (const [key, figures] of Object.entries(workloads)) {
       if (key === 'trivial') continue;

@@ -124,7 +124,7 @@ export async function buildServer(config: ServerConfig, deps: ServerDependencies
   installServerRequestLog(app, (subdomain) => deps.registry.bySubdomain(subdomain) !== undefined);
   installSafeTextGuard(app);
   installJsonNoStore(app);
-  await securityHeaders(app, config, () => deps.registry.portalOrigins(), [deps.portal.startScript.hash]);
+  securityHeaders(app, config, () => deps.registry.portalOrigins(), [deps.portal.startScript.hash]);
   const freshRequestLimit = new FreshRequestLimit(config.signInRequestsPerAddressPerMinute);
   const consoleLifetime = config.console && { idleMs: config.console.idleMs, maxMs: config.console.maxMs };
   // The console's signed-in users preview their tenants' brand drafts (routes/console/).

@@ -1,6 +1,7 @@
 import { type Migration, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openTestDatabase } from './open-database';
+import { prepared } from './prepared-statements';
 
 interface Counters {
   counters: { name: string; value: number };
@@ -52,5 +53,22 @@ describe('openTestDatabase', () => {
       .where('name', '=', 'b')
       .executeTakeFirst();
     expect(after?.value).toBe(1);
+  });
+
+  it('runs a marked statement prepared on its connection, and any other as it is', async () => {
+    const names = await database.db.connection().execute(async (connection) => {
+      const marked = prepared(
+        sql<Counters['counters']>`select name, value from counters where name = ${'a'}`.compile(connection),
+      );
+      const first = await connection.executeQuery(marked);
+      const second = await connection.executeQuery(prepared(marked));
+      expect(second.rows).toEqual(first.rows);
+      await sql`select count(*) from counters where value > ${0}`.execute(connection);
+      const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(
+        connection,
+      );
+      return rows.map((row) => row.statement);
+    });
+    expect(names).toEqual([expect.stringContaining('select name, value from counters where name = $1')]);
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Kysely, type LogEvent, type Migration, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { runMarkedTextsPrepared } from './prepared-statements';
 
 /**
  * Always a real PostgreSQL server: production's, or the embedded one `npm start` and the tests start
@@ -74,7 +75,11 @@ export async function openDatabase<DB>(options: OpenDatabaseOptions): Promise<Da
   // between two statements, or a query whose answer came just before the socket closed — has no
   // listener of its own. So every client gets one for its whole life (the query on it fails anyway,
   // as unavailable), and the pool's re-emission of an idle client's error is already told by it.
-  pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
+  // Each client also runs the texts marked as prepared statements by their names.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => options.onConnectionError?.(error));
+    runMarkedTextsPrepared(client);
+  });
   pool.on('error', () => undefined);
   const db = new Kysely<DB>({
     dialect: new PostgresDialect({ pool }),

@@ -1,4 +1,4 @@
-import { type Kysely, type QueryCreator, sql } from '@concierge/database';
+import { type Kysely, prepared, sql } from '@concierge/database';
 import type { ServerTables } from '../db/schema';
 import { tooManyRequests } from './errors';
 
@@ -26,7 +26,7 @@ export async function takeRateLimit(
   rule: RateLimitRule,
 ): Promise<RateLimitOutcome> {
   const now = Date.now();
-  const [count] = await hitStatement(db, [rule], now).execute();
+  const [count] = await runHits(db, [rule], now);
   return { isWithinLimit: count!.hits <= rule.limit, retryAfterSeconds: secondsLeftIn(rule, now) };
 }
 
@@ -50,16 +50,20 @@ function secondsLeftIn(rule: RateLimitRule, now: number): number {
 /**
  * The one statement that counts a hit against every rule at once (an upsert of one row per rule),
  * returning each rule's count: run as it is (countHit), or as a common table expression beside a
- * caller's own read, so that a request pays one round trip (the failed-login counter).
+ * caller's own read, so that a request pays one round trip (the failed-login counter). Written out
+ * rather than built: it runs before most answers, and Kysely's builder and compiler took about 60 µs
+ * of CPU per request for it (docs/decisions.md, "Server CPU per arrival").
  */
-export function hitStatement(db: QueryCreator<ServerTables>, rules: readonly RateLimitRule[], now: number) {
-  return db
-    .insertInto('rate_limits')
-    .values(rules.map((rule) => ({ key: rule.key, window_start: windowStartOf(rule, now), hits: 1 })))
-    .onConflict((conflict) =>
-      conflict.columns(['key', 'window_start']).doUpdateSet({ hits: sql`rate_limits.hits + 1` }),
-    )
-    .returning(['key', 'hits']);
+export function hitStatement(rules: readonly RateLimitRule[], now: number) {
+  const rows = rules.map((rule) => sql`(${rule.key}, ${windowStartOf(rule, now)}, 1)`);
+  return sql<RuleCount>`insert into rate_limits (key, window_start, hits) values ${sql.join(rows)}
+    on conflict (key, window_start) do update set hits = rate_limits.hits + 1
+    returning key, hits`;
+}
+
+/** Runs the hit's statement alone, prepared: most posts count one before anything else. */
+async function runHits(db: Kysely<ServerTables>, rules: readonly RateLimitRule[], now: number) {
+  return (await db.executeQuery(prepared(hitStatement(rules, now).compile(db)))).rows;
 }
 
 /**
@@ -89,7 +93,7 @@ export async function countHit(
 ): Promise<number | undefined> {
   if (rules.length === 0) return undefined;
   const now = Date.now();
-  return waitOf(rules, await hitStatement(db, rules, now).execute(), now);
+  return waitOf(rules, await runHits(db, rules, now), now);
 }
 
 /**

@@ -1,8 +1,7 @@
-import { IncomingMessage, type OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import helmet from 'helmet';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { ServerConfig } from '../config';
 
 /** Powerful features a sign-in page never needs; helmet has no setting for this header. */
@@ -26,10 +25,13 @@ const ASSET_HELMET_OPTIONS = {
   xDownloadOptions: false,
   xPermittedCrossDomainPolicies: false,
   xXssProtection: false,
-} satisfies FastifyHelmetOptions;
+} satisfies HelmetOptions;
 
-/** Each server's header set, for the answers Fastify gives before any hook runs (framework-errors.ts). */
-const headerSets = new WeakMap<FastifyInstance, OutgoingHttpHeaders>();
+/** Header names and values, set on an answer one by one. */
+type HeaderList = ReadonlyArray<readonly [name: string, value: string]>;
+
+/** Each server's current header set of a document, for the answers no hook sees (framework-errors.ts). */
+const headerSets = new WeakMap<FastifyInstance, () => HeaderList>();
 
 /**
  * ARCHITECTURE §6: a CSP whose only inline script is the page's start script, allowed by its hash
@@ -37,51 +39,67 @@ const headerSets = new WeakMap<FastifyInstance, OutgoingHttpHeaders>();
  * customer portals its redirect lands on — browsers apply form-action to the redirects after a form
  * POST too; no framing; no Referer ever. Styles allow 'unsafe-inline' because Mantine sets style
  * attributes and its CSS variables inline.
+ *
+ * Helmet decides the headers; they are worked out once per registry of customer portals, not per
+ * answer: no setting depends on the request, and @fastify/helmet built helmet's middleware anew for
+ * every request (5–7 % of a failed-login counter request's CPU, docs/decisions.md).
  */
-export async function securityHeaders(
+export function securityHeaders(
   app: FastifyInstance,
   config: ServerConfig,
   /** Asked per answer: a tenant added to the registry file counts at once (tenants/watch-registry.ts). */
-  customerPortalOrigins: () => string[],
+  customerPortalOrigins: () => readonly string[],
   /** The inline scripts' hashes, as the CSP names them (`'sha256-…'`). */
   inlineScriptHashes: readonly string[],
-) {
+): void {
   const { providerUrl, runtime } = config;
-  const options = {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...inlineScriptHashes],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'", providerUrl, runtime.restApiBaseUrl],
-        formAction: ["'self'", providerUrl, () => customerPortalOrigins().join(' ')],
-        frameAncestors: ["'none'"],
-        baseUri: ["'none'"],
-        objectSrc: ["'none'"],
-        ...(config.portalUrl.startsWith('https:') ? { upgradeInsecureRequests: [] } : {}),
+  const isHttps = config.portalUrl.startsWith('https:');
+  const optionsFor = (origins: readonly string[]) =>
+    ({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'", ...inlineScriptHashes],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+          fontSrc: ["'self'"],
+          connectSrc: ["'self'", providerUrl, runtime.restApiBaseUrl],
+          formAction: ["'self'", providerUrl, ...origins],
+          frameAncestors: ["'none'"],
+          baseUri: ["'none'"],
+          objectSrc: ["'none'"],
+          ...(isHttps ? { upgradeInsecureRequests: [] } : {}),
+        },
       },
-    },
-    referrerPolicy: { policy: 'no-referrer' },
-    frameguard: { action: 'deny' },
-    crossOriginEmbedderPolicy: false,
-    // Relying parties may open the sign-in in a pop-up (spec §1, §9): a cross-origin opener policy
-    // would cut the pop-up from its opener and the sign-in could never report back.
-    crossOriginOpenerPolicy: false,
-    hsts: config.portalUrl.startsWith('https:') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-  } satisfies FastifyHelmetOptions;
-  // Before helmet's own onRoute hook, which turns a route's `helmet` option into its settings.
-  app.addHook('onRoute', (route) => {
-    if (isAsset(route.url)) route.helmet = ASSET_HELMET_OPTIONS;
+      referrerPolicy: { policy: 'no-referrer' },
+      frameguard: { action: 'deny' },
+      crossOriginEmbedderPolicy: false,
+      // Relying parties may open the sign-in in a pop-up (spec §1, §9): a cross-origin opener policy
+      // would cut the pop-up from its opener and the sign-in could never report back.
+      crossOriginOpenerPolicy: false,
+      hsts: isHttps ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    }) satisfies HelmetOptions;
+
+  const assetHeaders = headersOf({ ...optionsFor([]), ...ASSET_HELMET_OPTIONS });
+  let documents: { origins: readonly string[]; headers: HeaderList } | undefined;
+  const documentHeaders = (): HeaderList => {
+    const origins = customerPortalOrigins();
+    if (documents?.origins !== origins) {
+      documents = {
+        origins,
+        headers: [...headersOf(optionsFor(origins)), ['permissions-policy', PERMISSIONS_POLICY]],
+      };
+    }
+    return documents.headers;
+  };
+  // On the raw response, as helmet does: every answer gets them, whatever its route does with the reply.
+  app.addHook('onRequest', (request, reply, done) => {
+    const headers = isAsset(request.routeOptions.url) ? assetHeaders : documentHeaders();
+    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    done();
   });
-  await app.register(fastifyHelmet, options);
-  // On the raw response, as helmet does: every answer gets it, whatever its route does with the reply.
-  app.addHook('onRequest', async (request, reply) => {
-    if (!isAsset(request.routeOptions.url)) reply.raw.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
-  });
-  headerSets.set(app, headersOf(options));
+  headerSets.set(app, documentHeaders);
 }
 
 /**
@@ -107,22 +125,19 @@ function isAsset(routeUrl: string | undefined): boolean {
  * The headers every answer carries, for those no hook sees: the router's refusals (frameworkErrors)
  * and Node's (clientErrorHandler). The same helmet settings, so the same values.
  */
-export function securityHeadersOf(app: FastifyInstance): OutgoingHttpHeaders {
-  return headerSets.get(app) ?? {};
+export function securityHeadersOf(app: FastifyInstance): Record<string, string> {
+  return Object.fromEntries(headerSets.get(app)?.() ?? []);
 }
 
 /** Puts them onto a response no hook ran for (see securityHeadersOf). */
 export function setSecurityHeaders(app: FastifyInstance, response: ServerResponse) {
-  for (const [name, value] of Object.entries(securityHeadersOf(app))) {
-    if (value !== undefined) response.setHeader(name, value);
-  }
+  for (const [name, value] of headerSets.get(app)?.() ?? []) response.setHeader(name, value);
 }
 
 /** What helmet sets with these options: no option depends on the request. */
-function headersOf(options: Parameters<typeof helmet>[0]): OutgoingHttpHeaders {
+function headersOf(options: HelmetOptions): HeaderList {
   const request = new IncomingMessage(new Socket());
   const response = new ServerResponse(request);
   helmet(options)(request, response, () => {});
-  response.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
-  return response.getHeaders();
+  return response.getHeaderNames().map((name) => [name, String(response.getHeader(name))] as const);
 }

@@ -3,13 +3,14 @@ import {
   failedLoginCounterQuerySchema,
   normaliseEmail,
 } from '@concierge/contracts';
-import { type Kysely, sql } from '@concierge/database';
+import { type Kysely, prepared, sql } from '@concierge/database';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import { LOCK_AFTER_FAILURES } from '../accounts/protection/account-row';
 import type { CounterWatch } from '../accounts/protection/counter-watch';
 import {
   type CounterReading,
+  type CounterRow,
   counterColumnsOf,
   readingOf,
 } from '../accounts/protection/failed-login-counter';
@@ -69,18 +70,15 @@ async function counterRoute(
     // The rate limits' hit and the count in one statement: the login page asks before every sign-in.
     const rules = rulesOf(rateLimits.failedLoginCounter, { address: request.ip, email });
     const hitAt = Date.now();
-    const row = await db
-      .with('hits', (creator) => hitStatement(creator, rules, hitAt))
-      .selectNoFrom([
-        sql<RuleCount[]>`(select coalesce(json_agg(counted), '[]') from hits as counted)`.as('hits'),
-        ...counterColumnsOf(email),
-      ])
-      .executeTakeFirstOrThrow();
-    const wait = waitOf(rules, row.hits, hitAt);
+    const statement = sql<CounterRow & { hits: RuleCount[] }>`with hits as (${hitStatement(rules, hitAt)})
+      select (select coalesce(json_agg(counted), '[]') from hits as counted) as hits,
+        ${counterColumnsOf(email)}`;
+    const [row] = (await db.executeQuery(prepared(statement.compile(db)))).rows;
+    const wait = waitOf(rules, row!.hits, hitAt);
     if (wait !== undefined) throw tooManyRequests(wait, 'Too many requests. Try again later.');
     const tenant = registry.bySubdomain(query.subdomain);
     if (!tenant) return [{ counter: 0 }];
-    const first = readingOf(row);
+    const first = readingOf(row!);
     const reading = await counterWatch.wait(
       email,
       first,

@@ -1,5 +1,5 @@
 import type { PageSignInRequest } from '@concierge/contracts';
-import type { Kysely } from '@concierge/database';
+import { type Kysely, prepared } from '@concierge/database';
 import type { ServerTables } from '../db/schema';
 
 /** Longer than a sign-in request lives at cidaas; the housekeeping forgets older ones. */
@@ -29,11 +29,12 @@ export class SignInRequests {
   async remember(confirmed: PageSignInRequest, tenant: string): Promise<void> {
     const { requestId } = confirmed;
     if (!isRequestId(requestId) || this.#remembered.has(requestId)) return;
-    await this.db
+    // Prepared: every page a tenant arrives at with a new request id runs it.
+    const insert = this.db
       .insertInto('sign_in_requests')
       .values({ request_id: requestId, tenant, created_at: new Date() })
-      .onConflict((conflict) => conflict.column('request_id').doNothing())
-      .execute();
+      .onConflict((conflict) => conflict.column('request_id').doNothing());
+    await this.db.executeQuery(prepared(insert.compile()));
     if (this.#remembered.size >= REMEMBERED_MAX) this.#remembered.clear();
     this.#remembered.add(requestId);
   }

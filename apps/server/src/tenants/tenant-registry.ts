@@ -48,6 +48,8 @@ interface RegistryState {
   published: ReadonlyMap<string, BrandRevision>;
   /** The file's tenants, each with its published brand laid over. */
   tenants: TenantEntry[];
+  /** Their customer portals' origins, each once: every page's CSP names them (http/security-headers.ts). */
+  portalOrigins: readonly string[];
   entries: Map<string, TenantEntry>;
   /** The file's own entries: a tenant's client at the provider is named by the file's displayName. */
   fileEntries: Map<string, TenantEntry>;
@@ -268,8 +270,8 @@ export class TenantRegistry {
   }
 
   /** Every customer portal origin: where the portal may send a browser, and where a login form's redirect may land. */
-  portalOrigins(): string[] {
-    return [...new Set(this.#state.file.tenants.map((tenant) => new URL(tenant.portalUrl).origin))];
+  portalOrigins(): readonly string[] {
+    return this.#state.portalOrigins;
   }
 }
 
@@ -289,6 +291,7 @@ function stateOf(
     folder,
     published,
     tenants,
+    portalOrigins: [...new Set(file.tenants.map((tenant) => new URL(tenant.portalUrl).origin))],
     entries: new Map(tenants.map((tenant) => [tenant.subdomain, tenant])),
     fileEntries: new Map(file.tenants.map((tenant) => [tenant.subdomain, tenant])),
     designs: new Map(),

@@ -40,7 +40,7 @@ function failuresOf(email: ReturnType<typeof sql.ref>) {
 }
 
 /** What the login page shows of an account row: at least LOCK_AFTER_FAILURES while it is locked. */
-export function readingOf(row: { lock_state: string | null; failures: string | null }): CounterReading {
+export function readingOf(row: CounterRow): CounterReading {
   if (row.lock_state === null) return NOTHING;
   const failures = Number(row.failures);
   return {
@@ -49,16 +49,20 @@ export function readingOf(row: { lock_state: string | null; failures: string | n
   };
 }
 
+/** What readingOf makes a reading of. */
+export interface CounterRow {
+  lock_state: string | null;
+  failures: string | null;
+}
+
 /**
- * The columns that read one e-mail's counter (readingOf makes the reading of them), for a statement
- * that reads it beside something else in the same round trip: the login page's question also
- * counts against the rate limits (routes/failed-login-counter.ts), one statement for both.
+ * The columns that read one e-mail's counter (a CounterRow), for a statement that reads it beside
+ * something else in the same round trip: the login page's question also counts against the rate
+ * limits (routes/failed-login-counter.ts), one statement for both.
  */
 export function counterColumnsOf(email: string) {
-  return [
-    sql<string | null>`(select lock_state from account_protection where email = ${email})`.as('lock_state'),
-    failuresOf(sql.val(email)).as('failures'),
-  ] as const;
+  return sql<CounterRow>`(select lock_state from account_protection where email = ${email}) as lock_state,
+    ${failuresOf(sql.val(email))} as failures`;
 }
 
 export async function readCounter(db: Kysely<ServerTables>, email: string): Promise<CounterReading> {
