@@ -75,7 +75,8 @@ export async function serveFloor(nextArrival, origin) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
   const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
   return {
-    url: `http://127.0.0.1:${port}${FLOOR_PATH}`,
+    // At `localhost` as the pages are (tenant-arrivals.mjs): the same name to look up for both.
+    url: `http://localhost:${port}${FLOOR_PATH}`,
     /** Takes the next arrival, outside the measured load, as the page's is. */
     prepare: async () => {
       arrival = await nextArrival();

@@ -182,8 +182,7 @@ async function measureStack({ onlyPages = false } = {}) {
       console.log(
         'Lighthouse, mobile, on every page a tenant meets as they arrive at it, ten rounds taking turns with its floor…',
       );
-      // 127.0.0.1 as the pages' addresses: `localhost` may be tried on ::1 first.
-      const pagesSpeed = await measurePagesSpeed(pages, urls.portal.replace('//localhost:', '//127.0.0.1:'));
+      const pagesSpeed = await measurePagesSpeed(pages, urls.portal);
       console.log(
         'Every form on an old phone (applied slow 4G, 4× CPU): its first send, and without scripts…',
       );

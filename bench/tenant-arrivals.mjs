@@ -86,14 +86,15 @@ function linkedFrom(login, pathname, extra = {}) {
 }
 
 /**
- * The pages, each with its arrivals. 127.0.0.1 rather than `localhost`, which may be tried on ::1
- * first — a cost the floor pages, served on 127.0.0.1, would not pay.
+ * The pages, each with its arrivals, at the portal's own address (`localhost`, as its links give it):
+ * a page's calls to its server are refused from any other origin (http/portal-request-guard.ts), so
+ * on 127.0.0.1 the activation page showed the refusal's error instead of its outcome. The floor
+ * pages are served at `localhost` too (page-speed.mjs), so both pay the same for the name.
  * @param {import('./browser-walk.mjs').StackUrls} urls
  * @returns {Promise<TenantPage[]>}
  */
 export async function tenantPages(urls) {
-  const local = (href) => href.replace('//localhost:', '//127.0.0.1:');
-  const login = async () => local(await arrivalAtLogin(urls));
+  const login = () => arrivalAtLogin(urls);
   const { activation, reset } = await mailedLinks(urls);
   const nobody = () => `nobody-${randomUUID().slice(0, 8)}@example.ch`;
   return [
@@ -105,9 +106,7 @@ export async function tenantPages(urls) {
     {
       name: '/register from a letter',
       next: async () =>
-        local(
-          `${urls.portal}/register?subdomain=demo&registrationcode=${await createRegistrationCode(urls)}`,
-        ),
+        `${urls.portal}/register?subdomain=demo&registrationcode=${await createRegistrationCode(urls)}`,
       form: {
         email: nobody(),
         'new-password': PASSWORD,
@@ -129,17 +128,17 @@ export async function tenantPages(urls) {
     },
     {
       name: '/verification-complete (mailed link)',
-      next: async () => local(activation),
+      next: async () => activation,
       form: {},
     },
     {
       name: '/password-set (mailed link)',
-      next: async () => local(reset),
+      next: async () => reset,
       form: { 'new-password': PASSWORD, 'new-password-confirmation': PASSWORD },
     },
     {
       name: '/password-set-success',
-      next: async () => local(`${urls.portal}/password-set-success?subdomain=demo`),
+      next: async () => `${urls.portal}/password-set-success?subdomain=demo`,
     },
   ];
 }

@@ -1,5 +1,7 @@
-import { Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { FORM_EXPIRED, PROVIDER_UNREACHABLE, SERVICE_UNAVAILABLE } from '@concierge/contracts';
+import { Anchor, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { verificationErrorKey } from '../../api/error-keys';
 import { Layout } from '../../app/Layout';
 import { ErrorMessage, SuccessMessage } from '../../components/Feedback';
 import { PageForm } from '../../components/PageForm';
@@ -11,6 +13,22 @@ import { useTranslation } from '../../i18n/use-translation';
 import { ActivationStatus, useVerification } from './use-verification';
 import './outcome.css';
 
+/**
+ * Every error the activation's answer may bring: the page keeps room for the longest from the start.
+ * Not `missing_variables`, which a link without its e-mail or id shows from the start, nor
+ * `missing_request_property`, which answers only a link with unusable text in them: their longer
+ * texts would leave a line or two more empty under every outcome.
+ */
+const ANSWER_ERROR_KEYS = [
+  'default',
+  'already_activated',
+  'email_or_verificationid_invalid',
+  'too_many_requests',
+  PROVIDER_UNREACHABLE,
+  SERVICE_UNAVAILABLE,
+  FORM_EXPIRED,
+].map(verificationErrorKey);
+
 export default function VerificationCompletePage() {
   const { t } = useTranslation();
   const errorText = useErrorText();
@@ -20,6 +38,9 @@ export default function VerificationCompletePage() {
   // when the button was pressed without JavaScript: either way it takes the focus, so that screen
   // readers read it out. An incomplete link's error is there from the start.
   const [isOutcomeAwaited] = useState(status !== ActivationStatus.ERROR || verification.isPosted);
+  const longestErrorText = ANSWER_ERROR_KEYS.map((key) => errorText(key)).reduce((longest, text) =>
+    text.length > longest.length ? text : longest,
+  );
   const loginUrl = usePortalLoginUrl();
   // The used verification id stays behind; the e-mail prefills the resend form.
   const resendLink = useLinkWithQuery('/resend-account-activation-email', { omit: ['verificationid'] });
@@ -54,6 +75,14 @@ export default function VerificationCompletePage() {
               </Button>
             </Stack>
           ))}
+          {/* An error's three parts (an expired link, the provider away), with the longest text. */}
+          <Stack gap="lg">
+            <ErrorMessage>{longestErrorText}</ErrorMessage>
+            <Anchor component="span">{t('verification.requestNewEmail')}</Anchor>
+            <Button component="span" fullWidth>
+              {t('verification.toLogin')}
+            </Button>
+          </Stack>
         </div>
         <div>{stateOf(status)}</div>
       </div>
