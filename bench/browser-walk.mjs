@@ -119,7 +119,7 @@ export async function browserWalk(urls) {
       await page.getByRole('status').filter({ hasText: email }).waitFor();
       await page.goto(await linkFromMail(urls, email, '/verification-complete'));
       // The page activates the account from the browser, then says so (as e2e/registration.spec.ts).
-      await page.getByText('Ihr Konto ist aktiviert').waitFor();
+      await page.getByRole('status').getByText('Ihr Konto ist aktiviert').waitFor();
     });
 
     const newPassword = 'Neues-Fenster4!';
