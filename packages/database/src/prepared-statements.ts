@@ -5,8 +5,8 @@ import type pg from 'pg';
 /**
  * Statement texts that run as named prepared statements: PostgreSQL parses and plans each once per
  * connection instead of for every call. Measured on the failed-login counter's one statement, which
- * the login page asks before every sign-in: PostgreSQL's CPU per request 0.69 → 0.31 ms, the
- * server's 544 → 497 µs (docs/decisions.md, "Server CPU per arrival"). Only the texts a caller marks
+ * the login page asks before every sign-in: PostgreSQL's CPU per request 0.65–0.72 → 0.30 ms, the
+ * server's 538 → 465–483 µs (docs/decisions.md, "Server CPU per arrival"). Only the texts a caller marks
  * (the statements behind nearly every answer), and at most MAX_PREPARED of them: each one costs
  * PostgreSQL memory on every pooled connection until the connection closes.
  */
