@@ -38,6 +38,13 @@ import { freePort, startServer } from './server.mjs';
  */
 export const COST_WARMUP_S = 2;
 export const COST_SECONDS = 6;
+/**
+ * Each load for this long, unmeasured, on the server before any is measured: the server's steady
+ * state, not its start. After 2 s of each, V8's optimising compilers were still at work in the
+ * measured window: their worker threads took 1.2 s of CPU in 7 s of the /login load, about 150 µs
+ * of its 0.9–1.1 ms per request; after 8 s, 0.2–0.4 s.
+ */
+const SERVER_WARMUP_S = 8;
 /** The profiled /register load (`--profile`). */
 const PROFILE_SECONDS = 8;
 
@@ -290,15 +297,15 @@ export async function measureServerCost(root, { onStop = () => () => undefined }
       announce(trivialLoad);
       trivialRounds.push(await measureWorkload(trivialLoad, trivialTarget));
     };
-    // Every load once before any is measured: the first one measured on a fresh server paid for
-    // what its own 2 s warm-up had not finished (V8's later tiers, the database pool's connections
-    // and their prepared statements), 1.2–1.5× its next rounds on the same server.
-    console.log(`  every load for ${COST_WARMUP_S} s, unmeasured, so that the server is warm…`);
+    // Every load before any is measured: the first one measured on a fresh server paid for what its
+    // own 2 s warm-up had not finished (V8's later tiers, the database pool's connections and their
+    // prepared statements), 1.2–1.5× its next rounds on the same server.
+    console.log(`  every load for ${SERVER_WARMUP_S} s, unmeasured, so that the server is warm…`);
     for (const workload of loads) {
       await load(`${server.origin}/`, {
         headers: workload.headers,
         nextRequest: workload.next,
-        duration: COST_WARMUP_S,
+        duration: SERVER_WARMUP_S,
       });
     }
     await trivialRound();
@@ -361,7 +368,7 @@ export async function profileLoad(root, { onStop = () => () => undefined, load: 
       const workload = workloadsOf(server).find((candidate) => candidate.key === key);
       if (!workload) throw new Error(`No load ${key} to profile`);
       const options = { headers: workload.headers, nextRequest: workload.next };
-      const warmUp = await load(`${server.origin}/`, { ...options, duration: COST_WARMUP_S });
+      const warmUp = await load(`${server.origin}/`, { ...options, duration: SERVER_WARMUP_S });
       const amount = Math.max(CONNECTIONS * 10, Math.round(warmUp.requestsPerSecond * PROFILE_SECONDS));
       await quietAgain(server.pid);
       const before = { us: monotonicUs(), ...reading(server.pid, server.postgresPid()) };
