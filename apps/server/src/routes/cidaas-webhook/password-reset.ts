@@ -21,8 +21,8 @@ interface PasswordResetOptions {
 
 /** spec §7: password-reset-initiate and password-reset-set-new (ARCHITECTURE "Password reset / unlock"). */
 export function passwordResetCalls(options: PasswordResetOptions): {
-  'password-reset-initiate': PortalCall;
-  'password-reset-set-new': PortalCall;
+  'password-reset-initiate': PortalCall<'password-reset-initiate'>;
+  'password-reset-set-new': PortalCall<'password-reset-set-new'>;
 } {
   const { db, provider, registry, config } = options;
 
