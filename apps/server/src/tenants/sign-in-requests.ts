@@ -30,7 +30,7 @@ export class SignInRequests {
     const { requestId } = confirmed;
     if (!isRequestId(requestId) || this.#remembered.has(requestId)) return;
     // Every page a tenant arrives at with a new request id runs it: written out rather than built
-    // (Kysely's builder and compiler cost about as much as the statement), and prepared.
+    // (Kysely's builder and compiler would run per request too), and prepared.
     const insert = sql`insert into sign_in_requests (request_id, tenant, created_at)
       values (${requestId}, ${tenant}, now()) on conflict (request_id) do nothing`;
     await this.db.executeQuery(prepared(insert.compile(this.db)));
