@@ -1,5 +1,5 @@
 import { createInvitation, createRegistrationCode } from './support/admin';
-import { authorizationUrl, expectSignedIn, submitLogin } from './support/flows';
+import { authorizationUrl, expectSignedIn, submitLogin, waitForHydration } from './support/flows';
 import { expect, type Page, test } from './support/test';
 import { urls } from './support/urls';
 import { DEMO_USER, uniqueEmail } from './support/users';
@@ -168,9 +168,9 @@ test.describe('on a phone', () => {
 test('the code from the letter registers typed in capitals with spaces', async ({ page }) => {
   const code = await createRegistrationCode();
   await page.goto(`${urls.portal}/register?subdomain=demo&lang=en`);
-  // The code is shown as printed when the field is left, which needs the page's script; a code
-  // typed before it runs is still sent as printed (use-register.ts normalises on submit).
-  await expect(page.getByRole('button', { name: 'Register' })).toBeEnabled();
+  // The code is shown as printed when the field is left, which needs the page's script: the button
+  // is enabled before it runs (the form works without it), so wait for React to take the page over.
+  await waitForHydration(page);
   await page.getByLabel(/^Email address/).fill(uniqueEmail('letter'));
   await page.getByLabel(/^Password/).fill('Älter-Weg7!');
   await page.getByLabel(/^Repeat password/).fill('Älter-Weg7!');
