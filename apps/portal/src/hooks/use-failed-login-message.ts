@@ -20,7 +20,8 @@ export function messageForCounter(counter: number | null): LoginErrorCode {
 /**
  * The login error to show: the `error` code as it came, refined for a wrong password by the
  * failed-login counter (spec §2). Until the counter answers, the plain wrong-password message stands;
- * when the page knows the count before the attempt, the answer reflects the attempt's own failure.
+ * when the page knows the count before the attempt, the answer reflects the attempt's own failure,
+ * waited for twice at most.
  */
 export function useFailedLoginMessage(error: LoginErrorCode | null, email: string): LoginErrorCode | null {
   const { restApiBaseUrl } = useRuntimeConfig();
@@ -32,9 +33,15 @@ export function useFailedLoginMessage(error: LoginErrorCode | null, email: strin
     if (!needsCounter) return;
     let isCurrent = true;
     const after = counterBeforeAttempt(email);
-    void fetchFailedLoginCounter(restApiBaseUrl, subdomain, email, after).then((counter) => {
+    const ask = () => fetchFailedLoginCounter(restApiBaseUrl, subdomain, email, after);
+    void (async () => {
+      let counter = await ask();
+      // The server waits 5 s for the attempt's event, which the provider sends after its redirect.
+      // Under load it came later (the page said only "wrong password" where two attempts were left):
+      // a count that has not moved is asked once more.
+      if (isCurrent && after !== undefined && counter !== null && counter <= after) counter = await ask();
       if (isCurrent) setRefined(messageForCounter(counter));
-    });
+    })();
     return () => {
       isCurrent = false;
     };
