@@ -348,7 +348,8 @@ test('signs in by keyboard alone, the focus visible at every stop, also on an in
   }
   await page.keyboard.press('Enter');
   await page.waitForURL((url) => url.href.startsWith(`${urls.portal}/login?`));
-  await expect(page.locator('form button[type="submit"]')).toBeEnabled();
+  // The form's button is enabled before the page's script runs: the show-password button needs it.
+  await waitForHydration(page);
 
   const email = page.locator('input[name="username"]');
   const password = page.locator('input[name="password"]');

@@ -124,9 +124,9 @@ test.describe('on a phone', () => {
 
   test("a wrong code's message does not move the terms checkbox from under the tap", async ({ page }) => {
     await page.goto(`${urls.portal}/register?subdomain=demo&lang=de`);
-    // The message comes when the field is left, which needs the page's script (its button is
-    // enabled by it): before, the tap only checks the box, and the message waits for the submit.
-    await expect(page.getByRole('button', { name: 'Registrieren' })).toBeEnabled();
+    // The message comes when the field is left, which needs the page's script: before it has taken
+    // the page over, the tap only checks the box, and the message waits for the submit.
+    await waitForHydration(page);
     const code = page.getByRole('textbox', { name: /Registrierungscode/ });
     await code.fill('1234-falsch');
     const terms = page.getByRole('checkbox');
