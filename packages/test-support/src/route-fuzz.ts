@@ -496,7 +496,7 @@ export async function runFuzz(
     for (;;) {
       // inject() answers a request that touches no socket (a 400 from a schema, a 415) within one
       // turn of the event loop; worker after worker of those never let it read a socket, so a request
-      // waiting for PostgreSQL's answer waited 2–5 s for the loop, not for the database (measured on
+      // waiting for PostgreSQL's answer waited 1.9–5.5 s for the loop, not for the database (seen on
       // /console/callback, whose statement PostgreSQL had finished). A server behind sockets reads
       // them between requests: so does the fuzz.
       await new Promise((resolve) => setImmediate(resolve));
