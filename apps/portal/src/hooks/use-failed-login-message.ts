@@ -38,8 +38,10 @@ export function useFailedLoginMessage(error: LoginErrorCode | null, email: strin
       let counter = await ask();
       // The server waits 5 s for the attempt's event, which the provider sends after its redirect.
       // Under load it came later (the page said only "wrong password" where two attempts were left):
-      // a count that has not moved is asked once more.
-      if (isCurrent && after !== undefined && counter !== null && counter <= after) counter = await ask();
+      // a count that has not moved is asked once more. At the lock it has nowhere to move.
+      const isLate =
+        counter !== null && after !== undefined && counter <= after && counter < FAILED_LOGINS_BEFORE_LOCK;
+      if (isCurrent && isLate) counter = await ask();
       if (isCurrent) setRefined(messageForCounter(counter));
     })();
     return () => {

@@ -464,6 +464,21 @@ describe('the sign-in request behind the page', () => {
     ]);
   });
 
+  it('asks only once after the failure of a locked account, whose count has nowhere to move', async () => {
+    const fetchMock = stubFetch({ ...provider, '/user-login-failed-counter': () => [{ counter: 3 }] });
+    await renderPage('/login?requestId=r&subdomain=demo');
+    await fillAndSubmit('anna@example.ch', 'secret');
+    await waitFor(() => expect(submit).toHaveBeenCalled());
+    await renderPage(
+      '/login?requestId=r&subdomain=demo&error=invalid_username_password&username=anna%40example.ch',
+    );
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Your account is locked.'));
+    const counterCalls = fetchMock.mock.calls.filter(([url]) =>
+      String(url).includes('user-login-failed-counter'),
+    );
+    expect(counterCalls.map(([url]) => String(url).includes('&after=3'))).toEqual([false, true]);
+  });
+
   it('links to the password reset with the entered e-mail and the query kept', async () => {
     stubFetch(provider);
     await renderPage(
