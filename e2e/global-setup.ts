@@ -37,10 +37,11 @@ export default async function globalSetup() {
   };
   const isCluster = process.env.E2E_CLUSTER === '1';
   // The provider outage's server (e2e/provider-outage.spec.ts) runs beside the one stack's server.
-  const providerAwayPort = await freePort();
+  const taken = new Set<number>();
+  const providerAwayPort = await freePort(taken);
   const stack = isCluster
     ? await startCluster({ ...options, ports: await freeClusterPorts() })
-    : await startStack({ ...options, ports: await freePorts(), providerAwayPort });
+    : await startStack({ ...options, ports: await freePorts(taken), providerAwayPort });
   if (isCluster)
     console.log(`Browser tests through nginx at ${stack.urls.portal}, three server instances behind it`);
   process.env.E2E_PORTAL_URL = stack.urls.portal;

@@ -77,12 +77,13 @@ export function clusterPortsFromEnv(env = process.env) {
 
 /** Free loopback ports for a cluster of `count` instances. */
 export async function freeClusterPorts(count = 3) {
-  const ports = await freePorts();
+  const taken = new Set();
+  const ports = await freePorts(taken);
   const instances = [];
   const metrics = [];
   for (let index = 0; index < count; index += 1) {
-    instances.push(await freePort());
-    metrics.push(await freePort());
+    instances.push(await freePort(taken));
+    metrics.push(await freePort(taken));
   }
   return { ...ports, balancer: ports.server, instances, metrics };
 }

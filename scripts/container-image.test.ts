@@ -128,8 +128,9 @@ describe('the container image', () => {
   it('serves the portal from what it holds, and drains and exits 0 on SIGTERM as PID 1', async () => {
     const provider = await sharedProvider();
     database = await createThrowAwayDatabase(databaseLocationFromEnv().url, 'image');
-    const port = await freePort();
-    const metricsPort = await freePort();
+    const taken = new Set<number>();
+    const port = await freePort(taken);
+    const metricsPort = await freePort(taken);
     const portal = `http://127.0.0.1:${port}`;
     const env = {
       ...Object.fromEntries(runtime.env.map((variable) => variable.split(/=(.*)/s).slice(0, 2))),

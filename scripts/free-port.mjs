@@ -15,15 +15,33 @@ const IANA_EPHEMERAL_START = 49_152;
  * (each with its database and HTTP connections), one took such a port in the moment between the
  * probe and the cluster test's server, which then failed with EADDRINUSE. So: a random port between
  * 10000 and the start of that range, checked free, and only when none is found one from the system.
+ *
+ * `taken`: the ports already chosen for the same run, which the probe finds free too until their
+ * servers start; the port is added to it. Without it, two apps of one run could draw the same port,
+ * and the second to start failed with EADDRINUSE (seen once in CI: the provider's port).
+ * @param {Set<number>} [taken]
  * @returns {Promise<number>}
  */
-export async function freePort() {
+export async function freePort(taken = new Set()) {
   const end = ephemeralStart();
   for (let attempt = 0; attempt < 50 && end - LOWEST > 1000; attempt += 1) {
     const port = randomInt(LOWEST, end);
-    if (await canListen(port)) return port;
+    if (!taken.has(port) && (await canListen(port))) return take(taken, port);
   }
-  return listenAnywhere();
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = await listenAnywhere();
+    if (!taken.has(port)) return take(taken, port);
+  }
+  throw new Error('No free port on 127.0.0.1 after 100 attempts.');
+}
+
+/**
+ * @param {Set<number>} taken
+ * @param {number} port
+ */
+function take(taken, port) {
+  taken.add(port);
+  return port;
 }
 
 function ephemeralStart() {

@@ -86,7 +86,8 @@ export function waitUntilReady(
   /** The end of what the process printed, for the error when it exits while starting. */
   output?: () => string,
 ): Promise<void>;
-export function freePorts(): Promise<StackPorts>;
+/** A free port for each app, no two alike and none in `taken`, to which they are added. */
+export function freePorts(taken?: Set<number>): Promise<StackPorts>;
 export function startStack(options?: {
   ports?: StackPorts;
   dataDir?: string;

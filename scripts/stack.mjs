@@ -139,15 +139,18 @@ export function portsFromEnv(env = process.env) {
   return Object.fromEntries(entries.map(([app, , port]) => [app, port]));
 }
 
-/** A free port for each app of a run (free-port.mjs). */
-export async function freePorts() {
+/**
+ * A free port for each app of a run (free-port.mjs), no two alike.
+ * @param {Set<number>} [taken] ports the run has chosen already; these are added to it
+ */
+export async function freePorts(taken = new Set()) {
   return {
-    server: await freePort(),
-    provider: await freePort(),
-    propertyPortal: await freePort(),
-    smtp: await freePort(),
-    mail: await freePort(),
-    postgres: await freePort(),
+    server: await freePort(taken),
+    provider: await freePort(taken),
+    propertyPortal: await freePort(taken),
+    smtp: await freePort(taken),
+    mail: await freePort(taken),
+    postgres: await freePort(taken),
   };
 }
 
