@@ -21,8 +21,6 @@ import { DEMO_USER, uniqueEmail } from './support/users';
 // e2e/gallery/ (README, "Tests": how to renew them after an intended change).
 
 test.describe.configure({ mode: 'parallel' });
-// A trace of a hundred page states slows the run more than it helps; the messages say what and where.
-test.use({ trace: 'off' });
 
 const LOCALES = ['de-CH', 'fr-CH', 'it-CH', 'en'] as const;
 const PASSWORD = 'Balkon-Blume9!';

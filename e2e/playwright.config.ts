@@ -45,6 +45,9 @@ export default defineConfig({
   use: {
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
     locale: 'en-GB',
+    // For every file alike: `trace` is a worker option, and a file that set its own (the accessibility
+    // and no-JavaScript files had 'off') ran in workers of its own, started anew with their browser
+    // and kept contexts when the run moved on to the other files (issue 27: 6 workers instead of 2).
     trace: 'on-first-retry',
     screenshot: 'only-on-failure',
   },

@@ -11,7 +11,7 @@ import { createVerifiedUser, uniqueEmail } from './support/users';
 // answers with the page — in German, French and Italian.
 
 test.describe.configure({ mode: 'parallel' });
-test.use({ javaScriptEnabled: false, trace: 'off' });
+test.use({ javaScriptEnabled: false });
 
 const PASSWORD = 'Balkon-Blume9!';
 const LANGUAGES = [
