@@ -79,9 +79,10 @@ export function memoryOf(pid) {
  * @returns {Promise<RunningServer>}
  */
 export async function startServer(root, env = {}, { statementStats = false, nodeFlags = [] } = {}) {
-  const port = await freePort();
+  const taken = new Set();
+  const port = await freePort(taken);
   const dataDir = mkdtempSync(join(tmpdir(), 'concierge-bench-'));
-  const postgres = await startEmbeddedPostgres({ dataDir, port: await freePort(), persistent: false });
+  const postgres = await startEmbeddedPostgres({ dataDir, port: await freePort(taken), persistent: false });
   if (statementStats) {
     await loadStatementStats(postgres).catch(async (error) => {
       await postgres.stop();

@@ -40,9 +40,10 @@ let serverUrl: string;
 let providerMetricsUrl: string;
 beforeAll(async () => {
   mail = await startMailSink();
-  const port = await freePort();
+  const taken = new Set<number>();
+  const port = await freePort(taken);
   serverUrl = `http://127.0.0.1:${port}`;
-  const metricsPort = await freePort();
+  const metricsPort = await freePort(taken);
   providerMetricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   // A provider of its own, not the run's shared one: its log is read here (at trace level, from its
   // standard output), and its webhooks go to this test's server.
