@@ -346,7 +346,8 @@ test('signs in by keyboard alone, the focus visible at every stop, also on an in
   }
   await page.keyboard.press('Enter');
   await page.waitForURL((url) => url.href.startsWith(`${urls.portal}/login?`));
-  // The form's button is enabled before the page's script runs: the show-password button needs it.
+  // The submit button is enabled in the server's HTML already, so it is no sign of the script; the
+  // walk below needs the script (the show-password button works only with it).
   await waitForHydration(page);
 
   const email = page.locator('input[name="username"]');

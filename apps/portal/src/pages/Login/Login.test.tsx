@@ -440,12 +440,26 @@ describe('the sign-in request behind the page', () => {
     expect(screen.queryByRole('link', { name: /Register/ })).not.toBeInTheDocument();
   });
 
-  it('asks the counter before it posts, and after the failure waits for that attempt, twice if it is late', async () => {
-    // 1 before the attempt; after it, still 1 once (the server's wait ended before the event came), then 2.
-    const counts = [1, 1, 2];
+  // The counter's answers in turn (the last one repeated): before the post, then after the failure.
+  it.each([
+    { when: 'once when the count has moved', counts: [1, 2], message: 'You have one more attempt', asks: 1 },
+    {
+      when: "twice when it has not yet (the server's 5 s wait ended before the attempt's event)",
+      counts: [1, 1, 2],
+      message: 'You have one more attempt',
+      asks: 2,
+    },
+    {
+      when: 'once for a locked account, whose count cannot move',
+      counts: [3],
+      message: 'Your account is locked.',
+      asks: 1,
+    },
+  ])('asks the counter before it posts, and after the failure $when', async ({ counts, message, asks }) => {
+    const answers = [...counts];
     const fetchMock = stubFetch({
       ...provider,
-      '/user-login-failed-counter': () => [{ counter: counts.shift() ?? 2 }],
+      '/user-login-failed-counter': () => [{ counter: answers.length > 1 ? answers.shift() : answers[0] }],
     });
     await renderPage('/login?requestId=r&subdomain=demo');
     await fillAndSubmit('anna@example.ch', 'secret');
@@ -454,29 +468,14 @@ describe('the sign-in request behind the page', () => {
     await renderPage(
       '/login?requestId=r&subdomain=demo&error=invalid_username_password&username=anna%40example.ch',
     );
-    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('You have one more attempt'));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(message));
     const counterCalls = fetchMock.mock.calls
       .map(([url]) => String(url))
       .filter((url) => url.includes('user-login-failed-counter'));
-    expect(counterCalls.slice(1)).toEqual([
-      expect.stringContaining('&after=1'),
-      expect.stringContaining('&after=1'),
-    ]);
-  });
-
-  it('asks only once after the failure of a locked account, whose count has nowhere to move', async () => {
-    const fetchMock = stubFetch({ ...provider, '/user-login-failed-counter': () => [{ counter: 3 }] });
-    await renderPage('/login?requestId=r&subdomain=demo');
-    await fillAndSubmit('anna@example.ch', 'secret');
-    await waitFor(() => expect(submit).toHaveBeenCalled());
-    await renderPage(
-      '/login?requestId=r&subdomain=demo&error=invalid_username_password&username=anna%40example.ch',
+    expect(counterCalls[0]).not.toContain('&after=');
+    expect(counterCalls.slice(1)).toEqual(
+      Array.from({ length: asks }, () => expect.stringContaining(`&after=${counts[0]}`)),
     );
-    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Your account is locked.'));
-    const counterCalls = fetchMock.mock.calls.filter(([url]) =>
-      String(url).includes('user-login-failed-counter'),
-    );
-    expect(counterCalls.map(([url]) => String(url).includes('&after=3'))).toEqual([false, true]);
   });
 
   it('links to the password reset with the entered e-mail and the query kept', async () => {
