@@ -125,6 +125,7 @@ export async function startCidaasDouble(options: CidaasDoubleOptions): Promise<C
     revokeTokens: () => ctx.tokens.clear(),
     requests,
     webhooksSettled: () => ctx.webhooks.settled(),
+    holdWebhooks: () => ctx.webhooks.hold(),
     setWebhook: (target) => ctx.webhooks.setTarget(target),
     close: async () => {
       await ctx.webhooks.settled();

@@ -229,6 +229,8 @@ export interface CidaasDouble {
   requests: RecordedRequest[];
   /** Resolves when every webhook scheduled so far has been delivered (or given up). */
   webhooksSettled(): Promise<void>;
+  /** Holds back the webhooks not yet sent until the returned function is called (see WebhookSender.hold). */
+  holdWebhooks(): () => void;
   /** Where webhooks go from now on (options.webhook, when the receiver starts after the double). */
   setWebhook(target: WebhookTarget): void;
   close(): Promise<void>;

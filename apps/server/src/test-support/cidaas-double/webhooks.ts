@@ -72,6 +72,8 @@ export class WebhookSender {
   readonly #variants: () => CidaasDoubleVariants;
   readonly #tenantKey: string;
   #lastAt = 0;
+  /** Settled unless a test holds the deliveries back (hold()). */
+  #held: Promise<void> = Promise.resolve();
 
   constructor(variants: () => CidaasDoubleVariants, tenantKey: string) {
     this.#variants = variants;
@@ -96,11 +98,24 @@ export class WebhookSender {
       await answered(reply);
       for (const body of bodies) {
         await sleep(variants.webhookDelayMs);
+        await this.#held;
         await deliver(target, body, variants);
       }
     })();
     this.#pending.add(delivery);
     void delivery.finally(() => this.#pending.delete(delivery));
+  }
+
+  /**
+   * Holds back every delivery not yet sent until the returned function is called: the events come
+   * after whatever the test does meanwhile, a lag as late as cidaas may send them (unknown).
+   */
+  hold(): () => void {
+    let release = () => {};
+    this.#held = new Promise((resolve) => {
+      release = resolve;
+    });
+    return release;
   }
 
   async settled(): Promise<void> {
