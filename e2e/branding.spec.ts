@@ -2,9 +2,6 @@ import { demoTenants } from './support/tenants';
 import { expect, type Page, test } from './support/test';
 import { urls } from './support/urls';
 
-// Kept as test artefacts: one look at each brand in two languages.
-const screenshotDir = 'test-results/e2e/brand-screenshots';
-
 async function submitButtonColour(page: Page) {
   return page.locator('button[type="submit"]').evaluate((button) => getComputedStyle(button).backgroundColor);
 }
@@ -14,13 +11,16 @@ function rgb(hex: string) {
   return `rgb(${value >> 16}, ${(value >> 8) & 255}, ${value & 255})`;
 }
 
-test.describe('every demo tenant is branded from the first frame', () => {
-  for (const tenant of demoTenants) {
-    for (const locale of ['de-CH', 'fr-CH']) {
-      test(`${tenant.subdomain} in ${locale}: screenshots of /login and /register`, async ({ browser }) => {
-        // No JavaScript at all: what the browser paints first is exactly what the server sent.
-        const context = await browser.newContext({ javaScriptEnabled: false, locale });
-        const page = await context.newPage();
+// How each brand looks is the gallery's (accessibility.spec.ts: every page in every demo brand,
+// compared with its picture); here, what the server's first answer already carries of it.
+for (const locale of ['de-CH', 'fr-CH']) {
+  test.describe(`every demo tenant is branded from the first frame, in ${locale}`, () => {
+    // No JavaScript at all: what the browser paints first is exactly what the server sent.
+    test.use({ javaScriptEnabled: false, locale });
+    for (const tenant of demoTenants) {
+      test(`${tenant.subdomain} in ${locale}: logo, button and card in the brand on /login and /register`, async ({
+        page,
+      }) => {
         await page.goto(`${urls.portal}/login?subdomain=${tenant.subdomain}&requestId=shot`);
         await expect(page.getByRole('img', { name: new RegExp(tenant.displayName) })).toBeVisible();
         const logoLoaded = await page
@@ -28,10 +28,6 @@ test.describe('every demo tenant is branded from the first frame', () => {
           .evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0);
         expect(logoLoaded).toBe(true);
         expect(await submitButtonColour(page)).toBe(rgb(tenant.brand.primaryColor));
-        await page.screenshot({
-          path: `${screenshotDir}/login-${tenant.subdomain}-${locale}.png`,
-          fullPage: true,
-        });
         await page.goto(`${urls.portal}/register?subdomain=${tenant.subdomain}&requestId=shot`);
         await expect(page.locator('input[type="password"]').first()).toBeVisible();
         // its submit waits for the JavaScript; the brand shows in the card's edge
@@ -42,15 +38,10 @@ test.describe('every demo tenant is branded from the first frame', () => {
         // spec §2: the register page's way back to login is hidden for tenants flagged so
         const backToLogin = page.locator('a[href^="/login"]');
         await expect(backToLogin).toHaveCount(tenant.flags?.hideRegisterLoginLink ? 0 : 1);
-        await page.screenshot({
-          path: `${screenshotDir}/register-${tenant.subdomain}-${locale}.png`,
-          fullPage: true,
-        });
-        await context.close();
       });
     }
-  }
-});
+  });
+}
 
 test('no brand request is made after the page has loaded', async ({ page }) => {
   const lateBrandRequests: string[] = [];
@@ -109,6 +100,5 @@ test('the page fits a 320 px wide phone without sideways scrolling', async ({ br
   await page.goto(`${urls.portal}/login?subdomain=r5&requestId=phone`);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: `${screenshotDir}/login-r5-phone.png`, fullPage: true });
   await context.close();
 });
