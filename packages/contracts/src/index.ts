@@ -21,6 +21,7 @@ export * from './portal-api-codes';
 export * from './portal-calls';
 export * from './portal-forms';
 export * from './portal-seam';
+export * from './query-integer';
 export * from './runtime-config';
 export * from './safe-text';
 export * from './sign-in-request';

@@ -3,6 +3,7 @@ import { EMAIL_MAX_LENGTH } from './email';
 import { emailSchema } from './email-schema';
 import { normaliseRegistrationCode, UUID_V4 } from './portal-api-codes';
 import type { PortalCallName } from './portal-calls';
+import { queryInteger } from './query-integer';
 
 // spec §7: the payloads of the portal's calls to its server, POST /api/cidaas-webhook/{name}, JSON
 // only. Answers use the envelope ({success, status, data} or {success:false, status, error:{code,
@@ -108,6 +109,6 @@ export const failedLoginCounterQuerySchema = z.object({
    * The count the page saw before its sign-in attempt: the answer waits (a few seconds at most) for
    * the provider's event of that attempt, which may arrive after the redirect back.
    */
-  after: z.coerce.number().int().min(0).max(1000).optional(),
+  after: queryInteger(0, 1000).optional(),
 });
 export type FailedLoginCounterAnswer = [{ counter: number }];

@@ -2,6 +2,7 @@ import type { RegistrationCodeStatus } from '@concierge/contracts';
 import {
   FALLBACK_LANGUAGE,
   LANGUAGES,
+  queryInteger,
   registerUserBodySchema,
   SUBDOMAIN_PATTERN,
 } from '@concierge/contracts';
@@ -29,8 +30,8 @@ const uuid = z
   .string()
   .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i, 'must be a version-4 UUID')
   .transform((value) => value.toLowerCase());
-const limit = z.coerce.number().int().min(1).max(MAX_CODES_PER_REQUEST).default(1000);
-const offset = z.coerce.number().int().min(0).default(0);
+const limit = queryInteger(1, MAX_CODES_PER_REQUEST).default(1000);
+const offset = queryInteger(0, Number.MAX_SAFE_INTEGER).default(0);
 
 export const createCodesBodySchema = z.strictObject({
   tenant,
@@ -111,8 +112,8 @@ export const MAX_AUDIT_ENTRIES_PER_PAGE = 1000;
 /** Newest first; `before` is the `next` of the page before (the entries older than that id). */
 export const listAuditQuerySchema = z.object({
   tenant: tenant.optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_AUDIT_ENTRIES_PER_PAGE).default(100),
-  before: z.coerce.number().int().min(1).optional(),
+  limit: queryInteger(1, MAX_AUDIT_ENTRIES_PER_PAGE).default(100),
+  before: queryInteger(1, Number.MAX_SAFE_INTEGER).optional(),
 });
 
 /** The account by its e-mail, normalised as the lock keeps it (trimmed, lower-cased). */

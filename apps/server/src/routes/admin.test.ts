@@ -393,7 +393,11 @@ describe('the audit log', () => {
     expect((await auditPage('?limit=1')).entries).toEqual([expect.objectContaining({ tenant: 'r5' })]);
 
     expect((await admin('GET', '/audit', undefined, '')).statusCode).toBe(401);
-    expect((await admin('GET', '/audit?limit=0')).statusCode).toBe(400);
+    // A page's numbers are digits: nothing else is read as one (" " was 0, "0x10" 16).
+    for (const query of ['limit=0', 'limit=%20', 'limit=1e2', 'before=0x10', 'before=-1', 'limit=1.5']) {
+      expect((await admin('GET', `/audit?${query}`)).statusCode, query).toBe(400);
+    }
+    expect((await admin('GET', '/codes?tenant=demo&offset=%20')).statusCode).toBe(400);
   });
 
   it('makes no change whose audit row cannot be written: both are one transaction', async () => {

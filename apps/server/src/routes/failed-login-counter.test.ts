@@ -89,6 +89,11 @@ describe('GET /user-login-failed-counter', () => {
     ['an empty e-mail', 'subdomain=demo&email=%20%20'],
     ['a subdomain too long', `subdomain=${'a'.repeat(64)}&email=anna%40example.ch`],
     ['an e-mail too long', `subdomain=demo&email=${'a'.repeat(250)}%40example.ch`],
+    // the count before an attempt: digits (" " was read as 0, and the answer waited for nothing)
+    ...[' ', '', '0x1', '1e2', '-1', '1.5', '1001'].map((after) => [
+      `after=${JSON.stringify(after)}`,
+      `subdomain=demo&email=anna%40example.ch&after=${encodeURIComponent(after)}`,
+    ]),
   ])('answers %s with a 400 envelope', async (_case, query) => {
     const response = await ask(query);
     expect(response.statusCode).toBe(400);
