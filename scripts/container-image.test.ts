@@ -182,7 +182,7 @@ describe('the container image', () => {
       expect(JSON.parse(startLine ?? '{}').build).toMatchObject({ commit });
 
       const login = await fetch(`${portal}/login?subdomain=alpenblick`);
-      expect(login.status).toBe(200);
+      expect(login.status, output.join('').slice(-3000)).toBe(200);
       const page = await login.text();
       expect(page).toContain('Alpenblick Wohnen AG');
       const script = page.match(/data-entry="(\/assets\/[^"]+\.js)"/)?.[1];

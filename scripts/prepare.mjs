@@ -43,19 +43,26 @@ const bundles = [
   },
 ];
 
+/**
+ * Every build is a production build, whatever NODE_ENV the caller has: Vite respects one set, and a
+ * portal built under Vitest's NODE_ENV=test (a test starting `npm start` on stale builds) rendered
+ * with React's development JSX, which the production image does not have ("jsxDEV is not a function").
+ */
+const buildEnv = { ...process.env, NODE_ENV: 'production' };
+
 export function ensureBuilt({ force = false } = {}) {
   for (const bundle of bundles) {
     const built = newestMtime(join(root, bundle.output));
     const changed = Math.max(...bundle.sources.map((source) => newestMtime(join(root, source))));
     if (force || built === 0 || changed > built) {
       console.log(`Building ${bundle.workspace}…`);
-      run(npm, ['run', 'build', '--workspace', bundle.workspace]);
+      run(npm, ['run', 'build', '--workspace', bundle.workspace], { env: buildEnv });
     }
   }
   // The Node apps: compiled in a child process, so that this stays synchronous like the above.
   const nodeApps = force ? [] : staleNodeApps();
   if (force || nodeApps.length > 0) {
     console.log(`Compiling the Node apps (${force ? 'all' : nodeApps.join(', ')})…`);
-    run(process.execPath, [join(root, 'scripts/build-node-apps.mjs'), ...nodeApps]);
+    run(process.execPath, [join(root, 'scripts/build-node-apps.mjs'), ...nodeApps], { env: buildEnv });
   }
 }
