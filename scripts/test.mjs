@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeMemoryTempDir } from './memory-temp-dir.mjs';
 import { ensureBuilt, ensureInstalled, root, run } from './prepare.mjs';
 import {
   REAL_CIDAAS_VARIANTS_FILE,
@@ -79,6 +80,10 @@ function ensureUmoci() {
   });
 }
 
+// The run's temporary files in memory where there is room (scripts/memory-temp-dir.mjs): every step
+// and what it starts take TMPDIR from here.
+const memoryTempDir = makeMemoryTempDir();
+if (memoryTempDir) process.env.TMPDIR = memoryTempDir;
 const reports = mkdtempSync(join(tmpdir(), 'concierge-test-'));
 const counts = { passed: 0, failed: 0, skipped: 0, failures: [], skips: [] };
 let failedStep;
@@ -174,6 +179,7 @@ try {
     });
   }
   rmSync(reports, { recursive: true, force: true });
+  if (memoryTempDir) rmSync(memoryTempDir, { recursive: true, force: true });
 }
 
 // The conformance suite's third target (docs/cidaas-setup.md, section 9): skipped, never passed;

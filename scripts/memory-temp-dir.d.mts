@@ -1,0 +1,2 @@
+export function isUsableMemoryFolder(mounts: string, freeBytes: number, folder?: string): boolean;
+export function makeMemoryTempDir(): string | undefined;

@@ -1,0 +1,57 @@
+// Where `npm test` keeps its temporary files: in memory when the machine has room there. Its tests
+// write a great deal there — PostgreSQL clusters, the container image's 220 MiB twice and its unpacked
+// root, browser profiles — and on this machine's disk the kernel's share of that work cost as much
+// CPU as the writing itself (docs/decisions.md, "Temporary files in memory").
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const SHM = '/dev/shm';
+/** The most one run keeps there at once is about 1.5 GiB (the image test's work beside the databases). */
+const ROOM_NEEDED_BYTES = 4 * 1024 ** 3;
+
+/**
+ * Whether a run may use `folder` for its temporary files, from /proc/mounts' text and the bytes free
+ * there: a tmpfs with room, and programs may run from it (the image test starts its server from the
+ * unpacked root, which a `noexec` mount, as Docker's /dev/shm is, refuses).
+ * @param {string} mounts @param {number} freeBytes @param {string} [folder]
+ */
+export function isUsableMemoryFolder(mounts, freeBytes, folder = SHM) {
+  const mount = mounts
+    .split('\n')
+    .map((line) => line.split(' '))
+    .find(([, point]) => point === folder);
+  if (mount?.[2] !== 'tmpfs') return false;
+  return !mount[3]?.split(',').includes('noexec') && freeBytes >= ROOM_NEEDED_BYTES;
+}
+
+const PREFIX = 'concierge-test-';
+
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/**
+ * A fresh folder in /dev/shm for this run (named with its process id) when that is usable and the
+ * caller set no TMPDIR of their own; undefined otherwise (the run then uses the system's temporary
+ * folder). The folders of runs that ended without removing theirs (stopped with Ctrl-C) go first:
+ * memory is not freed by a restart of the tests alone.
+ */
+export function makeMemoryTempDir() {
+  if (process.env.TMPDIR) return undefined;
+  try {
+    const { bavail, bsize } = statfsSync(SHM);
+    if (!isUsableMemoryFolder(readFileSync('/proc/mounts', 'utf8'), bavail * bsize)) return undefined;
+    for (const name of readdirSync(SHM)) {
+      const pid = Number(/^concierge-test-(\d+)-/.exec(name)?.[1]);
+      if (pid && !isRunning(pid)) rmSync(join(SHM, name), { recursive: true, force: true });
+    }
+    return mkdtempSync(join(SHM, `${PREFIX}${process.pid}-`));
+  } catch {
+    return undefined;
+  }
+}
