@@ -2,7 +2,7 @@
 // write a great deal there — PostgreSQL clusters, the container image's 220 MiB twice and its unpacked
 // root, browser profiles — and on this machine's disk the kernel's share of that work cost as much
 // CPU as the writing itself (docs/decisions.md, "Temporary files in memory").
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SHM = '/dev/shm';
@@ -50,7 +50,11 @@ export function makeMemoryTempDir() {
       const pid = Number(/^concierge-test-(\d+)-/.exec(name)?.[1]);
       if (pid && !isRunning(pid)) rmSync(join(SHM, name), { recursive: true, force: true });
     }
-    return mkdtempSync(join(SHM, `${PREFIX}${process.pid}-`));
+    const folder = mkdtempSync(join(SHM, `${PREFIX}${process.pid}-`));
+    // Others may pass through, not list: the embedded PostgreSQL runs as the postgres user when the
+    // tests run as root, and must reach its data folder inside (as in the system's /tmp).
+    chmodSync(folder, 0o711);
+    return folder;
   } catch {
     return undefined;
   }
