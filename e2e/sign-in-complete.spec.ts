@@ -114,7 +114,10 @@ test('signs in through a pop-up window and back in the opening page', async ({ p
   await page.getByTestId('sign-in-popup').click();
   const popup = await popupOpened;
   await popup.waitForURL((url) => url.href.startsWith(`${urls.portal}/login?`));
+  // Waited for from before the submit: the pop-up may close while submitLogin still waits, and a
+  // 'close' listened for after it had fired was never heard (the test's one-minute flake).
+  const popupClosed = popup.waitForEvent('close');
   await submitLogin(popup, DEMO_USER.email, DEMO_USER.password);
-  await popup.waitForEvent('close');
+  await popupClosed;
   await expect(page.getByTestId('user-email')).toHaveText(DEMO_USER.email);
 });

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_RESET_LINK_LIFETIME_MINUTES } from '@concierge/contracts';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   ConfigError,
   DEV_ADMIN_CLIENT_SECRET,
@@ -14,8 +14,14 @@ import {
 /** A development run's configuration (CONCIERGE_DEV=true, as `npm start` and the tests set it). */
 const devConfig = (env: NodeJS.ProcessEnv) => loadConfig({ CONCIERGE_DEV: 'true', ...env });
 
+/** The clients files of this file's tests, in one folder removed after them. */
+const clientsFolder = mkdtempSync(path.join(tmpdir(), 'provider-clients-'));
+afterAll(() => rmSync(clientsFolder, { recursive: true, force: true }));
+let clientsFiles = 0;
+
 function clientsFile(content: unknown): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'provider-clients-')), 'clients.json');
+  clientsFiles += 1;
+  const file = path.join(clientsFolder, `clients-${clientsFiles}.json`);
   writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
   return file;
 }
