@@ -90,7 +90,6 @@ async function signInAtCidaas(email: string, password: string, clientId = 'prope
   return new URL(answer.headers.get('location')!);
 }
 
-/** What the login page asks after a failed attempt: the count, waiting for the attempt's event. */
 /**
  * The failed-login counter as the page reads it: with `before`, as the page asks after a failure (the
  * server waits, up to 5 s, for the count to move from it); without, as it stands.
