@@ -37,20 +37,28 @@ function isRunning(pid) {
 }
 
 /**
+ * Removes the run folders in `parent` whose run has ended (its process id runs no more): a run
+ * stopped with Ctrl-C leaves its folder, and memory is not freed by a restart of the tests alone.
+ * @param {string} [parent]
+ */
+export function removeFoldersOfEndedRuns(parent = SHM) {
+  for (const name of readdirSync(parent)) {
+    const pid = Number(new RegExp(`^${PREFIX}(\\d+)-`).exec(name)?.[1]);
+    if (pid && !isRunning(pid)) rmSync(join(parent, name), { recursive: true, force: true });
+  }
+}
+
+/**
  * A fresh folder in /dev/shm for this run (named with its process id) when that is usable and the
  * caller set no TMPDIR of their own; undefined otherwise (the run then uses the system's temporary
- * folder). The folders of runs that ended without removing theirs (stopped with Ctrl-C) go first:
- * memory is not freed by a restart of the tests alone.
+ * folder). The folders of runs that ended without removing theirs go first.
  */
 export function makeMemoryTempDir() {
   if (process.env.TMPDIR) return undefined;
   try {
     const { bavail, bsize } = statfsSync(SHM);
     if (!isUsableMemoryFolder(readFileSync('/proc/mounts', 'utf8'), bavail * bsize)) return undefined;
-    for (const name of readdirSync(SHM)) {
-      const pid = Number(/^concierge-test-(\d+)-/.exec(name)?.[1]);
-      if (pid && !isRunning(pid)) rmSync(join(SHM, name), { recursive: true, force: true });
-    }
+    removeFoldersOfEndedRuns();
     const folder = mkdtempSync(join(SHM, `${PREFIX}${process.pid}-`));
     // Others may pass through, not list: the embedded PostgreSQL runs as the postgres user when the
     // tests run as root, and must reach its data folder inside (as in the system's /tmp).

@@ -1,5 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isUsableMemoryFolder } from './memory-temp-dir.mjs';
+import { isUsableMemoryFolder, removeFoldersOfEndedRuns } from './memory-temp-dir.mjs';
 
 const GiB = 1024 ** 3;
 const mounts = (shm: string) =>
@@ -25,4 +29,22 @@ describe('the folder npm test keeps its temporary files in', () => {
   ])('/dev/shm as %s', (_case, line, free, usable) => {
     expect(isUsableMemoryFolder(mounts(line), free)).toBe(usable);
   });
+});
+
+it('removes the folders of runs that have ended, and nothing else', () => {
+  const parent = mkdtempSync(join(tmpdir(), 'memory-temp-dir-'));
+  try {
+    const ended = spawnSync(process.execPath, ['-e', '']).pid;
+    mkdirSync(join(parent, `concierge-test-${ended}-a1b2c3`));
+    writeFileSync(join(parent, `concierge-test-${ended}-a1b2c3`, 'PG_VERSION'), '17');
+    mkdirSync(join(parent, `concierge-test-${process.pid}-d4e5f6`));
+    mkdirSync(join(parent, 'PostgreSQL.1951901864'));
+    removeFoldersOfEndedRuns(parent);
+    expect(readdirSync(parent).sort()).toEqual([
+      'PostgreSQL.1951901864',
+      `concierge-test-${process.pid}-d4e5f6`,
+    ]);
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
 });
