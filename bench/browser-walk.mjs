@@ -7,7 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { chromium } from 'playwright-core';
 
-/** Debian's Chromium and the flags for this closed network, as the browser tests start it. */
+/**
+ * Debian's Chromium, the whole browser as a tenant has it (the browser tests take its headless build,
+ * scripts/test-browser.mjs), and the flags for this closed network, as the browser tests start it.
+ */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
   '--no-sandbox',

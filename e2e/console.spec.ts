@@ -179,9 +179,10 @@ for (const [manager, other] of [
       String(UNITS),
     );
 
-    // 3. The letters, opened in the browser (its PDF viewer), read back: each code on a page of its
-    // own, whose QR code reads as the code's register link in the export. The viewer keeps the file
-    // to itself, so the file is read on its way to the browser (the server makes it once).
+    // 3. The letters, as the link gives them to the browser (shown there, not saved), read back:
+    // each code on a page of its own, whose QR code reads as the code's register link in the
+    // export. A browser keeps the file it shows to itself, so the file is read on its way to the
+    // browser (the server makes it once).
     let pdf: Buffer | undefined;
     await page.route('**/letters.pdf', async (route) => {
       const response = await route.fetch();

@@ -1,6 +1,8 @@
 import { defineConfig } from '@playwright/test';
+import { testBrowserPath } from '../scripts/test-browser.mjs';
 
-// Debian's Chromium, never a downloaded browser; flags for a closed network and no sandbox (root).
+// Debian's Chromium, its headless build where installed (scripts/test-browser.mjs), never a
+// downloaded browser; flags for a closed network and no sandbox (root).
 const chromiumArgs = [
   '--no-sandbox',
   '--disable-gpu',
@@ -43,7 +45,7 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   reporter: [['list'], ['json']],
   use: {
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+    launchOptions: { executablePath: testBrowserPath(), args: chromiumArgs },
     locale: 'en-GB',
     // For every file alike: `trace` is a worker option, and a file that set its own (the accessibility
     // and no-JavaScript files had 'off') ran in workers of its own, started anew with their browser
